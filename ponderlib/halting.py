@@ -1,0 +1,133 @@
+"""Halting distributions: how ACT and PonderNet turn per-step halting signals into ``p_n``.
+
+Both methods run a step function ``n = 1, 2, ...`` and emit, at every step, a number in [0, 1]
+that says "stop here". They differ in how those numbers become a distribution over steps.
+
+ACT (Graves 2016, eqs. 3-7). The halting units ``h_n`` are *added up*:
+
+    N(t) = min{ n' : sum_{n=1}^{n'} h_n >= 1 - eps }                          (Graves eq. 5)
+    R(t) = 1 - sum_{n=1}^{N(t)-1} h_n                                          (Graves eq. 6)
+    p_n  = R(t) if n = N(t),  h_n if n < N(t),  0 after                        (Graves eq. 7)
+    rho  = N(t) + R(t)                                                         (Graves eq. 8)
+
+PonderNet (Banino et al. 2021, eq. 1). The ``lambda_n`` are *conditional* probabilities of
+halting at step ``n`` given that the network did not halt before:
+
+    p_n = lambda_n * prod_{j<n} (1 - lambda_j)
+
+truncated at ``max_steps``, where the last step absorbs all the mass left (``lambda_N := 1``), so
+``p`` sums to one.
+
+The functions here take whole ``(B, N)`` tensors of halting values and are used both by the
+models (step by step) and by the book's worked examples (all at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from ponderlib.validation import check_lambda_p, check_max_steps, check_probability_tensor, check_rank
+
+
+@dataclass
+class ACTHalting:
+    """ACT's halting quantities for a batch, as Graves defines them.
+
+    Attributes:
+        halting_probs: ``p_n``, shape ``(B, N)``; rows sum to one.
+        steps: ``N(t)``, shape ``(B,)``, integer dtype, ``1 <= N <= max_steps``. No gradient.
+        remainder: ``R(t)``, shape ``(B,)``, in ``(0, 1]``. Carries the gradient of the ponder cost.
+        ponder_cost: ``rho = N(t) + R(t)``, shape ``(B,)``.
+    """
+
+    halting_probs: torch.Tensor
+    steps: torch.Tensor
+    remainder: torch.Tensor
+    ponder_cost: torch.Tensor
+
+
+def act_halting(halting_units: torch.Tensor, eps: float = 0.01) -> ACTHalting:
+    """ACT's ``N(t)``, ``R(t)``, ``p_n`` and ``rho`` from a full sequence of halting units.
+
+    Args:
+        halting_units: ``h_n`` in [0, 1], shape ``(B, max_steps)``. The last column is the
+            ``max_steps`` cap: a sample that has not crossed ``1 - eps`` by then halts there.
+        eps: the slack in ``1 - eps`` (Graves eq. 5), in ``[0, 1)``. With ``eps > 0`` a single
+            step can halt if ``h_1 >= 1 - eps``.
+
+    Returns:
+        An :class:`ACTHalting` with ``halting_probs (B, max_steps)``, ``steps (B,)``,
+        ``remainder (B,)`` and ``ponder_cost (B,)``.
+    """
+    check_rank("halting_units", halting_units, 2, "(batch, max_steps)")
+    check_probability_tensor("halting_units", halting_units)
+    if not 0.0 <= eps < 1.0:
+        raise ValueError(f"eps must be in [0, 1), got {eps}")
+    batch, max_steps = halting_units.shape
+    cumulative = halting_units.cumsum(dim=1)  # (B, N): sum_{n'<=n} h_n'
+    crossed = cumulative >= 1.0 - eps  # (B, N)
+    crossed[:, -1] = True  # the max_steps cap
+    # N(t) is the first step whose running sum crosses 1 - eps (argmax of a bool picks the first True).
+    steps = crossed.int().argmax(dim=1) + 1  # (B,)
+    step_index = torch.arange(1, max_steps + 1, device=halting_units.device)  # (N,)
+    before = step_index.unsqueeze(0) < steps.unsqueeze(1)  # (B, N): n < N(t)
+    at = step_index.unsqueeze(0) == steps.unsqueeze(1)  # (B, N): n = N(t)
+    remainder = 1.0 - (halting_units * before).sum(dim=1)  # (B,): R = 1 - sum_{n<N} h_n
+    halting_probs = torch.where(before, halting_units, torch.zeros_like(halting_units))
+    halting_probs = halting_probs + at * remainder.unsqueeze(1)
+    return ACTHalting(
+        halting_probs=halting_probs,
+        steps=steps,
+        remainder=remainder,
+        ponder_cost=steps.to(halting_units.dtype) + remainder,
+    )
+
+
+def pondernet_halting(lambdas: torch.Tensor) -> torch.Tensor:
+    """PonderNet's unconditional halting distribution ``p_n`` (Banino et al. 2021, eq. 1).
+
+    ``p_n = lambda_n * prod_{j<n}(1 - lambda_j)`` for ``n < N`` and, for the last step,
+    ``p_N = prod_{j<N}(1 - lambda_j)``: the truncation at ``N = max_steps`` puts all the mass not
+    yet spent on the last step, so every row sums to one.
+
+    Args:
+        lambdas: ``lambda_n`` in [0, 1], shape ``(B, N)``. The last column is ignored (treated
+            as 1) because the last step absorbs the leftover mass.
+
+    Returns:
+        ``p``, shape ``(B, N)``, non-negative, rows summing to one. Differentiable everywhere,
+        including at ``lambda`` exactly 0 or 1.
+    """
+    check_rank("lambdas", lambdas, 2, "(batch, max_steps)")
+    check_probability_tensor("lambdas", lambdas)
+    ones = torch.ones_like(lambdas[:, :1])  # (B, 1)
+    # Probability of still running when step n starts: prod_{j<n}(1 - lambda_j).
+    not_halted = torch.cat([ones, torch.cumprod(1.0 - lambdas[:, :-1], dim=1)], dim=1)  # (B, N)
+    halt_here = torch.cat([lambdas[:, :-1], ones], dim=1)  # (B, N): lambda_N := 1
+    return not_halted * halt_here
+
+
+def geometric_prior(lambda_p: float, max_steps: int, device: torch.device | str | None = None) -> torch.Tensor:
+    """The truncated geometric prior ``p_G(n) = lambda_p (1 - lambda_p)^(n-1)``, ``n = 1..max_steps``.
+
+    Truncated the same way as :func:`pondernet_halting`: the tail mass
+    ``(1 - lambda_p)^(max_steps - 1)`` sits on the last step, so the prior sums to one and is the
+    halting distribution of a network whose ``lambda_n`` is ``lambda_p`` at every step. Its mean
+    tends to ``1 / lambda_p`` as ``max_steps`` grows.
+
+    Returns:
+        shape ``(max_steps,)``, dtype float32.
+    """
+    check_lambda_p(lambda_p)
+    check_max_steps(max_steps)
+    lambdas = torch.full((1, max_steps), float(lambda_p), device=device)
+    return pondernet_halting(lambdas)[0]
+
+
+def expected_steps(halting_probs: torch.Tensor) -> torch.Tensor:
+    """``E[n] = sum_n n * p_n`` for ``p`` of shape ``(B, N)``; returns shape ``(B,)``."""
+    check_rank("halting_probs", halting_probs, 2, "(batch, max_steps)")
+    steps = torch.arange(1, halting_probs.shape[1] + 1, device=halting_probs.device, dtype=halting_probs.dtype)
+    return (halting_probs * steps).sum(dim=1)

@@ -1,0 +1,120 @@
+"""Losses: ACT's ponder cost and PonderNet's reconstruction + KL regulariser.
+
+ACT (Graves 2016, eq. 9):  ``L = L_task(y, mean-field output) + tau * rho``, ``rho = N + R``.
+``N`` is an integer and has no gradient, so ``d rho / d theta = d R / d theta``: the penalty acts
+only through the remainder, by pushing the halting units *before* ``N`` up (``R = 1 - sum h_n``).
+
+PonderNet (Banino et al. 2021, eqs. 2-3):
+
+    L = L_Rec + beta * L_Reg
+    L_Rec = sum_{n=1}^{N} p_n L(y, y_n)                    (expected loss under p)
+    L_Reg = KL(p || p_G(lambda_p))                          (paper's direction)
+
+``KL(p || p_G) = sum_n p_n log(p_n / p_G(n))`` is *mode-seeking in p*: it penalises the network
+for putting mass where the prior has little; ``KL(p_G || p)`` (the reverse, computed by a popular
+public implementation through ``nn.KLDivLoss(log p, p_G)``) is *mass-covering*: it penalises the
+network for having little mass where the prior has some, and so forces ``p`` to keep a long tail.
+Both are offered; the paper's is the default.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from ponderlib.halting import geometric_prior
+from ponderlib.validation import check_choice, check_lambda_p, check_non_negative, check_rank
+
+KL_DIRECTIONS = ("paper", "reverse")
+"""``"paper"``: ``KL(p || p_G)`` as Banino et al. write it. ``"reverse"``: ``KL(p_G || p)``."""
+
+_TINY = 1e-12
+
+
+def act_loss(task_loss: torch.Tensor, ponder_cost: torch.Tensor, tau: float) -> torch.Tensor:
+    """ACT's total loss ``L_task + tau * mean(rho)`` (Graves eq. 9).
+
+    Args:
+        task_loss: scalar task loss of the mean-field output.
+        ponder_cost: ``rho = N + R`` per sample, shape ``(B,)`` (or ``(B, T)`` for a sequence).
+        tau: time penalty, ``>= 0``.
+    """
+    check_non_negative("tau", tau)
+    return task_loss + tau * ponder_cost.mean()
+
+
+def reconstruction_loss(step_losses: torch.Tensor, halting_probs: torch.Tensor) -> torch.Tensor:
+    """PonderNet's ``L_Rec = sum_n p_n L(y, y_n)``, averaged over the batch (Banino eq. 2).
+
+    Args:
+        step_losses: ``L(y, y_n)`` per sample and step, shape ``(B, N)``.
+        halting_probs: ``p_n``, shape ``(B, N)``.
+
+    Returns:
+        scalar. Unlike ACT's, its gradient reaches every ``lambda_n``: each step's loss is weighted
+        by a differentiable probability, so the gradient of this expectation is exact.
+    """
+    check_rank("step_losses", step_losses, 2, "(batch, max_steps)")
+    check_rank("halting_probs", halting_probs, 2, "(batch, max_steps)")
+    if step_losses.shape != halting_probs.shape:
+        raise ValueError(
+            f"step_losses and halting_probs must have the same shape, got {tuple(step_losses.shape)} "
+            f"and {tuple(halting_probs.shape)}"
+        )
+    return (halting_probs * step_losses).sum(dim=1).mean()
+
+
+def kl_to_geometric(halting_probs: torch.Tensor, lambda_p: float, direction: str = "paper") -> torch.Tensor:
+    """KL between the halting distribution and the truncated geometric prior, batch mean (Banino eq. 3).
+
+    ``direction="paper"``: ``KL(p || p_G) = sum_n p_n (log p_n - log p_G(n))``;
+    ``direction="reverse"``: ``KL(p_G || p) = sum_n p_G(n) (log p_G(n) - log p_n)``.
+
+    Terms with ``p_n = 0`` count as ``0 log 0 = 0``; logarithms are taken of probabilities clamped
+    at ``1e-12``, so a zero probability where the other distribution has mass costs a large but
+    finite amount, and no value or gradient is NaN or inf when ``p`` has zeros.
+
+    Args:
+        halting_probs: ``p_n``, shape ``(B, N)``, rows summing to one.
+        lambda_p: prior parameter in (0, 1]; the prior's mean is about ``1 / lambda_p`` steps.
+        direction: one of :data:`KL_DIRECTIONS`.
+    """
+    check_rank("halting_probs", halting_probs, 2, "(batch, max_steps)")
+    check_lambda_p(lambda_p)
+    check_choice("direction", direction, KL_DIRECTIONS)
+    prior = geometric_prior(lambda_p, halting_probs.shape[1], device=halting_probs.device)  # (N,)
+    prior = prior.to(halting_probs.dtype).expand_as(halting_probs)  # (B, N)
+    # log of a clamped p: 0 log 0 = 0 in value, and a finite gradient where p = 0 (xlogy's is -inf/NaN).
+    log_p = torch.log(halting_probs.clamp_min(_TINY))
+    log_prior = torch.log(prior.clamp_min(_TINY))
+    if direction == "paper":
+        kl = halting_probs * (log_p - log_prior)
+    else:
+        kl = torch.xlogy(prior, prior) - prior * log_p
+    return kl.sum(dim=1).mean()
+
+
+def pondernet_loss(
+    step_losses: torch.Tensor,
+    halting_probs: torch.Tensor,
+    lambda_p: float,
+    beta: float,
+    direction: str = "paper",
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``L = L_Rec + beta * KL``; returns ``(total, reconstruction, kl)``, all scalars."""
+    check_non_negative("beta", beta)
+    rec = reconstruction_loss(step_losses, halting_probs)
+    kl = kl_to_geometric(halting_probs, lambda_p, direction)
+    return rec + beta * kl, rec, kl
+
+
+def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Binary cross-entropy of every step's prediction: ``L(y, y_n)``, shape ``(B, N)``.
+
+    Args:
+        step_logits: logits ``y_n``, shape ``(B, N)``.
+        targets: 0/1 targets, shape ``(B,)``.
+    """
+    return F.binary_cross_entropy_with_logits(
+        step_logits, targets.to(step_logits.dtype).unsqueeze(1).expand_as(step_logits), reduction="none"
+    )

@@ -1,0 +1,149 @@
+"""PonderNet (Banino, Balaguer & Blundell 2021) around any step function.
+
+The step function is ``(y_n, h_{n+1}, lambda_n) = s(x, h_n)``: a prediction, the next state and
+the conditional probability of halting at step ``n`` given that the network has not halted yet.
+
+*Training* unrolls the step function and returns every ``y_n`` with the unconditional halting
+distribution ``p_n = lambda_n prod_{j<n}(1 - lambda_j)`` (Banino eq. 1,
+:func:`ponderlib.halting.pondernet_halting`), so the loss is an expectation over ``n``
+(:func:`ponderlib.losses.pondernet_loss`). The unroll stops early once every sample has less than
+``unroll_tolerance`` probability left of still running; the last step run absorbs that mass.
+
+*Inference* halts for real: at step ``n`` each sample halts with probability ``lambda_n``
+(``halting="sample"``, as in the paper), or once its cumulative halting probability reaches one
+half (``halting="median"``, deterministic). Halted samples leave the batch, so the step function
+only ever runs on the samples still pondering; the result reports the steps actually executed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from ponderlib.halting import pondernet_halting
+from ponderlib.validation import check_choice, check_int, check_rank
+
+HALTING_MODES = ("sample", "median")
+
+
+@dataclass
+class PonderNetOutput:
+    """What a training unroll returns.
+
+    Attributes:
+        step_outputs: ``y_n`` for every step run, shape ``(B, n_run, ...)``.
+        lambdas: ``lambda_n``, shape ``(B, n_run)``.
+        halting_probs: ``p_n``, shape ``(B, n_run)``, rows summing to one.
+    """
+
+    step_outputs: torch.Tensor
+    lambdas: torch.Tensor
+    halting_probs: torch.Tensor
+
+
+@dataclass
+class PonderNetInference:
+    """What halting at inference returns.
+
+    Attributes:
+        output: ``y_n`` at each sample's halting step, shape ``(B, ...)``.
+        steps: the step each sample halted at, shape ``(B,)``, int64, ``1 <= steps <= max_steps``.
+        steps_executed: how many times the step function ran on the largest sub-batch (the
+            latest any sample halted).
+        sample_steps: step-function evaluations summed over samples (``steps.sum()``): the compute
+            spent, against ``B * max_steps`` for a network that always runs to the end.
+    """
+
+    output: torch.Tensor
+    steps: torch.Tensor
+    steps_executed: int
+    sample_steps: int
+
+
+class PonderNet(nn.Module):
+    """PonderNet around a step function.
+
+    Args:
+        step: called as ``step(x, h) -> (y_n, h_next, lambda_n)`` with ``x`` of shape ``(B, ...)``,
+            ``h`` of shape ``(B, hidden_size)``, ``lambda_n`` of shape ``(B,)`` in [0, 1].
+        hidden_size: size of the state ``h``; the first state is zeros.
+        max_steps: ``N``, the truncation of the halting distribution, ``>= 1``.
+        unroll_tolerance: in training, stop unrolling once every sample's probability of still
+            running is below this; 0 always unrolls ``max_steps``.
+    """
+
+    def __init__(self, step: nn.Module, hidden_size: int, max_steps: int = 20, unroll_tolerance: float = 1e-3) -> None:
+        super().__init__()
+        check_int("max_steps", max_steps, minimum=1)
+        check_int("hidden_size", hidden_size, minimum=1)
+        if not 0.0 <= unroll_tolerance < 1.0:
+            raise ValueError(f"unroll_tolerance must be in [0, 1), got {unroll_tolerance}")
+        self.step = step
+        self.hidden_size = hidden_size
+        self.max_steps = max_steps
+        self.unroll_tolerance = unroll_tolerance
+
+    def forward(self, x: torch.Tensor) -> PonderNetOutput:
+        """Unroll on ``x`` of shape ``(B, ...)`` for training; returns every ``y_n`` and ``p_n``."""
+        if not isinstance(x, torch.Tensor) or x.dim() < 2 or x.shape[0] == 0:
+            raise ValueError(f"x must be a non-empty batch of rank >= 2, shape (batch, ...); got {getattr(x, 'shape', x)}")
+        batch = x.shape[0]
+        h = x.new_zeros(batch, self.hidden_size)  # (B, H)
+        still_running = x.new_ones(batch)  # (B,): prod_{j<n}(1 - lambda_j), only for the early exit
+        outputs, lambdas = [], []
+        for n in range(1, self.max_steps + 1):
+            y, h, lam = self.step(x, h)
+            outputs.append(y)
+            lambdas.append(lam)
+            still_running = still_running * (1.0 - lam.detach())
+            if n < self.max_steps and bool((still_running < self.unroll_tolerance).all()):
+                break
+        lambdas_t = torch.stack(lambdas, dim=1)  # (B, n_run)
+        return PonderNetOutput(
+            step_outputs=torch.stack(outputs, dim=1),  # (B, n_run, ...)
+            lambdas=lambdas_t,
+            halting_probs=pondernet_halting(lambdas_t),  # (B, n_run)
+        )
+
+    @torch.no_grad()
+    def infer(
+        self, x: torch.Tensor, halting: str = "sample", generator: torch.Generator | None = None
+    ) -> PonderNetInference:
+        """Halt for real on ``x`` of shape ``(B, ...)``: halted samples stop being computed.
+
+        Args:
+            halting: ``"sample"`` draws ``halt ~ Bernoulli(lambda_n)`` at every step (the paper);
+                ``"median"`` halts once ``sum_{j<=n} p_j >= 1/2``.
+            generator: for reproducible sampling.
+        """
+        check_choice("halting", halting, HALTING_MODES)
+        if not isinstance(x, torch.Tensor) or x.dim() < 2 or x.shape[0] == 0:
+            raise ValueError(f"x must be a non-empty batch of rank >= 2, shape (batch, ...); got {getattr(x, 'shape', x)}")
+        batch = x.shape[0]
+        active = torch.arange(batch, device=x.device)  # (A,): indices of samples still pondering
+        x_active = x
+        h = x.new_zeros(batch, self.hidden_size)  # (A, H)
+        still_running = x.new_ones(batch)  # (A,): prod_{j<n}(1 - lambda_j)
+        output: torch.Tensor | None = None
+        steps = torch.zeros(batch, dtype=torch.long, device=x.device)
+        n = 0
+        for n in range(1, self.max_steps + 1):
+            y, h, lam = self.step(x_active, h)
+            if output is None:
+                output = y.new_zeros((batch,) + tuple(y.shape[1:]))
+            if n == self.max_steps:
+                halt = torch.ones_like(lam, dtype=torch.bool)
+            elif halting == "sample":
+                halt = torch.rand(lam.shape, generator=generator, device=lam.device) < lam
+            else:
+                still_running = still_running * (1.0 - lam)
+                halt = still_running <= 0.5
+            output[active[halt]] = y[halt]
+            steps[active[halt]] = n
+            keep = ~halt
+            active, x_active, h, still_running = active[keep], x_active[keep], h[keep], still_running[keep]
+            if active.numel() == 0:
+                break
+        return PonderNetInference(output=output, steps=steps, steps_executed=n, sample_steps=int(steps.sum()))

@@ -1,0 +1,383 @@
+"""One training loop for ACT and PonderNet on parity, and the generic loop under it.
+
+:func:`fit` is the loop itself: Adam steps with gradient clipping, a ``tqdm.auto`` progress bar, an
+evaluation every ``eval_every`` steps recorded in a :class:`History`, early stop at a target metric
+or a time budget, and Ctrl-C (``KeyboardInterrupt``) returning what was trained so far.
+:func:`train_parity` builds the model and data for a :class:`ParityConfig` and runs it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import torch
+from torch import nn
+from tqdm.auto import tqdm
+
+from ponderlib.act import ACT
+from ponderlib.data import ParityBatch, make_generator, parity_batch
+from ponderlib.device import get_device
+from ponderlib.halting import expected_steps
+from ponderlib.losses import KL_DIRECTIONS, act_loss, binary_step_losses, pondernet_loss
+from ponderlib.models import act_logits, act_parity_model, pondernet_parity_model
+from ponderlib.pondernet import HALTING_MODES, PonderNet
+from ponderlib.validation import (
+    check_choice,
+    check_int,
+    check_lambda_p,
+    check_non_negative,
+    check_positive,
+)
+
+METHODS = ("act", "pondernet")
+
+
+@dataclass
+class History:
+    """What :func:`fit` records at every evaluation: one list entry per evaluation."""
+
+    step: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    loss: list[float] = field(default_factory=list)
+    metrics: dict[str, list[float]] = field(default_factory=dict)
+
+    def record(self, step: int, seconds: float, loss: float, metrics: dict[str, float]) -> None:
+        self.step.append(step)
+        self.seconds.append(seconds)
+        self.loss.append(loss)
+        for name, value in metrics.items():
+            self.metrics.setdefault(name, []).append(value)
+
+    def last(self, name: str) -> float | None:
+        """The latest value of a metric, or None before the first evaluation."""
+        values = self.metrics.get(name)
+        return values[-1] if values else None
+
+
+@dataclass
+class FitResult:
+    """What :func:`fit` returns. ``seconds_to_target`` is None when the target was not reached."""
+
+    history: History
+    train_steps: int
+    seconds: float
+    reached_target: bool
+    seconds_to_target: float | None
+    interrupted: bool
+
+
+def fit(
+    model: nn.Module,
+    loss_on_fresh_batch: Callable[[], torch.Tensor],
+    evaluate: Callable[[], dict[str, float]],
+    *,
+    lr: float,
+    grad_clip: float,
+    target_metric: str,
+    target: float | None,
+    max_seconds: float | None,
+    max_train_steps: int | None,
+    eval_every: int,
+    progress: bool = True,
+    desc: str = "training",
+) -> FitResult:
+    """Train ``model`` with Adam until ``evaluate()[target_metric] >= target``, time or steps run out.
+
+    Args:
+        loss_on_fresh_batch: draws a new batch and returns its scalar loss (with graph).
+        evaluate: returns metrics on held-out data; called every ``eval_every`` steps and at the end.
+        grad_clip: maximum global gradient norm.
+        target: stop once the target metric reaches it (None: never).
+        max_seconds, max_train_steps: budgets (None: unlimited); at least one of the three
+            stopping rules must be set.
+
+    ``KeyboardInterrupt`` ends training early; the model keeps its weights and the result has
+    ``interrupted=True`` with the history so far.
+    """
+    if target is None and max_seconds is None and max_train_steps is None:
+        raise ValueError("set at least one of target, max_seconds, max_train_steps, or training never stops")
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    history = History()
+    start = time.perf_counter()
+    step, running_loss, losses_seen = 0, 0.0, 0
+    reached, seconds_to_target, interrupted = False, None, False
+    bar = tqdm(total=max_train_steps, desc=desc, disable=not progress, leave=False)
+
+    def evaluate_and_record() -> bool:
+        nonlocal running_loss, losses_seen
+        model.eval()
+        metrics = evaluate()
+        model.train()
+        mean_loss = running_loss / losses_seen if losses_seen else float("nan")
+        history.record(step, time.perf_counter() - start, mean_loss, metrics)
+        running_loss, losses_seen = 0.0, 0
+        bar.set_postfix({k: f"{v:.3f}" for k, v in metrics.items()}, refresh=False)
+        return target is not None and metrics[target_metric] >= target
+
+    model.train()
+    try:
+        while True:
+            loss = loss_on_fresh_batch()
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), grad_clip)
+            optimizer.step()
+            step += 1
+            running_loss += loss.item()  # the one sync per step, for the logged loss
+            losses_seen += 1
+            bar.update(1)
+            if step % eval_every == 0 and evaluate_and_record():
+                reached, seconds_to_target = True, history.seconds[-1]
+                break
+            if max_seconds is not None and time.perf_counter() - start >= max_seconds:
+                break
+            if max_train_steps is not None and step >= max_train_steps:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+    bar.close()
+    if not history.step or history.step[-1] != step:
+        if evaluate_and_record() and not reached:
+            reached, seconds_to_target = True, history.seconds[-1]
+    model.eval()
+    return FitResult(
+        history=history,
+        train_steps=step,
+        seconds=time.perf_counter() - start,
+        reached_target=reached,
+        seconds_to_target=seconds_to_target,
+        interrupted=interrupted,
+    )
+
+
+@dataclass
+class ParityConfig:
+    """Everything that defines a parity run. The defaults train on a 2-core CPU in seconds.
+
+    Method-specific fields: ``tau`` and ``eps`` for ACT; ``lambda_p``, ``beta``, ``kl_direction``
+    and ``eval_halting`` for PonderNet. ``max_nonzero=None`` means ``n_elems``.
+    """
+
+    method: str = "pondernet"
+    n_elems: int = 8
+    hidden: int = 64
+    max_steps: int = 20
+    tau: float = 0.01
+    eps: float = 0.01
+    lambda_p: float = 0.2
+    beta: float = 0.01
+    kl_direction: str = "paper"
+    eval_halting: str = "sample"
+    min_nonzero: int = 1
+    max_nonzero: int | None = None
+    batch_size: int = 128
+    lr: float = 3e-3
+    grad_clip: float = 1.0
+    target_accuracy: float | None = 0.99
+    max_seconds: float | None = 300.0
+    max_train_steps: int | None = None
+    eval_every: int = 50
+    eval_size: int = 4096
+    seed: int = 0
+    device: str | None = None
+    progress: bool = True
+
+    def validate(self) -> None:
+        """Raise ``ValueError`` naming the first field outside its allowed range."""
+        check_choice("method", self.method, METHODS)
+        check_int("n_elems", self.n_elems, minimum=1)
+        check_int("hidden", self.hidden, minimum=1)
+        check_int("max_steps", self.max_steps, minimum=1)
+        check_non_negative("tau", self.tau)
+        if not 0.0 <= self.eps < 1.0:
+            raise ValueError(f"eps must be in [0, 1), got {self.eps!r}")
+        check_lambda_p(self.lambda_p)
+        check_non_negative("beta", self.beta)
+        check_choice("kl_direction", self.kl_direction, KL_DIRECTIONS)
+        check_choice("eval_halting", self.eval_halting, HALTING_MODES)
+        check_int("min_nonzero", self.min_nonzero, minimum=1, maximum=self.n_elems)
+        if self.max_nonzero is not None:
+            check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)
+        check_int("batch_size", self.batch_size, minimum=1)
+        check_positive("lr", self.lr)
+        check_positive("grad_clip", self.grad_clip)
+        if self.target_accuracy is not None and not 0.0 < self.target_accuracy <= 1.0:
+            raise ValueError(f"target_accuracy must be in (0, 1], got {self.target_accuracy!r}")
+        if self.max_seconds is not None:
+            check_positive("max_seconds", self.max_seconds)
+        if self.max_train_steps is not None:
+            check_int("max_train_steps", self.max_train_steps, minimum=1)
+        check_int("eval_every", self.eval_every, minimum=1)
+        check_int("eval_size", self.eval_size, minimum=1)
+        check_int("seed", self.seed, minimum=0)
+        get_device(self.device)
+
+
+@dataclass
+class ParityEvaluation:
+    """A model's predictions on a parity batch.
+
+    Attributes:
+        accuracy: fraction of correct parities.
+        steps: ponder steps per sample ``(B,)``: ``N(t)`` for ACT, the sampled (or median) halting
+            step actually executed for PonderNet.
+        expected_steps: ``E[n] = sum_n n p_n`` per sample ``(B,)``.
+        correct: per-sample correctness ``(B,)``, bool.
+        halting_probs: ``p_n`` of the training-mode pass, ``(B, n_run)``.
+    """
+
+    accuracy: float
+    steps: torch.Tensor
+    expected_steps: torch.Tensor
+    correct: torch.Tensor
+    halting_probs: torch.Tensor
+
+
+@torch.no_grad()
+def evaluate_parity(
+    model: ACT | PonderNet, batch: ParityBatch, halting: str = "sample", generator: torch.Generator | None = None
+) -> ParityEvaluation:
+    """Accuracy and ponder steps of an ACT or PonderNet parity model on ``batch``.
+
+    ACT predicts with its mean-field output. PonderNet predicts with ``y_n`` at the step where it
+    halts (``halting``: ``"sample"`` or ``"median"``, see :meth:`PonderNet.infer`).
+    """
+    targets = batch.targets.bool()
+    if isinstance(model, ACT):
+        result = model(batch.inputs)
+        correct = (act_logits(result) > 0) == targets
+        probs, steps = result.halting_probs, result.steps
+    elif isinstance(model, PonderNet):
+        inference = model.infer(batch.inputs, halting=halting, generator=generator)
+        correct = (inference.output > 0) == targets
+        probs, steps = model(batch.inputs).halting_probs, inference.steps
+    else:
+        raise ValueError(f"model must be an ACT or PonderNet parity model, got {type(model).__name__}")
+    return ParityEvaluation(
+        accuracy=correct.float().mean().item(),
+        steps=steps,
+        expected_steps=expected_steps(probs),
+        correct=correct,
+        halting_probs=probs,
+    )
+
+
+def parity_loss(model: ACT | PonderNet, batch: ParityBatch, config: ParityConfig) -> torch.Tensor:
+    """The training loss of either method on one batch (ACT: Graves eq. 9; PonderNet: Banino eq. 2-3)."""
+    if isinstance(model, ACT):
+        result = model(batch.inputs)
+        task = nn.functional.binary_cross_entropy_with_logits(act_logits(result), batch.targets)
+        return act_loss(task, result.ponder_cost, config.tau)
+    out = model(batch.inputs)
+    total, _, _ = pondernet_loss(
+        binary_step_losses(out.step_outputs, batch.targets),
+        out.halting_probs,
+        config.lambda_p,
+        config.beta,
+        config.kl_direction,
+    )
+    return total
+
+
+def build_parity_model(config: ParityConfig) -> ACT | PonderNet:
+    """The model ``config.method`` names, with the same GRU size for both methods."""
+    if config.method == "act":
+        return act_parity_model(config.n_elems, config.hidden, config.max_steps, config.eps)
+    return pondernet_parity_model(config.n_elems, config.hidden, config.max_steps)
+
+
+@dataclass
+class ParityResult:
+    """A trained parity model with its history and the summary the CLI prints."""
+
+    model: ACT | PonderNet
+    config: ParityConfig
+    fit: FitResult
+    device: torch.device
+    final_accuracy: float
+    mean_ponder_steps: float
+
+    @property
+    def history(self) -> History:
+        return self.fit.history
+
+    def summary(self) -> dict:
+        """The JSON-ready summary of the run (what ``python -m ponderlib train parity --json`` prints)."""
+        return {
+            "task": "parity",
+            "method": self.config.method,
+            "n_elems": self.config.n_elems,
+            "device": str(self.device),
+            "seed": self.config.seed,
+            "reached_target": self.fit.reached_target,
+            "seconds_to_target": _round(self.fit.seconds_to_target),
+            "seconds": _round(self.fit.seconds),
+            "train_steps": self.fit.train_steps,
+            "final_accuracy": _round(self.final_accuracy),
+            "mean_ponder_steps": _round(self.mean_ponder_steps),
+            "interrupted": self.fit.interrupted,
+            "config": {k: v for k, v in asdict(self.config).items() if k not in ("progress", "device")},
+            "torch_threads": torch.get_num_threads(),
+        }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else round(value, 4)
+
+
+def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResult:
+    """Train ACT or PonderNet on parity as ``config`` (or ``ParityConfig(**overrides)``) says.
+
+    Seeded: the same config gives the same weights and history on the same machine. The held-out
+    set (``eval_size`` samples) is drawn once from its own seed, from the same difficulty range.
+    """
+    if config is None:
+        config = ParityConfig(**overrides)
+    elif overrides:
+        raise ValueError("pass either a ParityConfig or keyword overrides, not both")
+    config.validate()
+    device = get_device(config.device)
+    torch.manual_seed(config.seed)
+    model = build_parity_model(config).to(device)
+    data_generator = make_generator(config.seed, device)
+    eval_generator = make_generator(config.seed + 1_000_003, device)
+    halting_generator = make_generator(config.seed + 2_000_003, device)
+    held_out = parity_batch(
+        config.eval_size, config.n_elems, config.min_nonzero, config.max_nonzero, generator=eval_generator
+    )
+
+    def loss_on_fresh_batch() -> torch.Tensor:
+        batch = parity_batch(
+            config.batch_size, config.n_elems, config.min_nonzero, config.max_nonzero, generator=data_generator
+        )
+        return parity_loss(model, batch, config)
+
+    def evaluate() -> dict[str, float]:
+        evaluation = evaluate_parity(model, held_out, config.eval_halting, halting_generator)
+        return {"accuracy": evaluation.accuracy, "ponder_steps": evaluation.steps.float().mean().item()}
+
+    result = fit(
+        model,
+        loss_on_fresh_batch,
+        evaluate,
+        lr=config.lr,
+        grad_clip=config.grad_clip,
+        target_metric="accuracy",
+        target=config.target_accuracy,
+        max_seconds=config.max_seconds,
+        max_train_steps=config.max_train_steps,
+        eval_every=config.eval_every,
+        progress=config.progress,
+        desc=f"{config.method} parity-{config.n_elems}",
+    )
+    return ParityResult(
+        model=model,
+        config=config,
+        fit=result,
+        device=device,
+        final_accuracy=result.history.last("accuracy"),
+        mean_ponder_steps=result.history.last("ponder_steps"),
+    )

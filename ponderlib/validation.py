@@ -1,0 +1,69 @@
+"""Argument checks shared by the whole library.
+
+Every public function validates what a reader is likely to get wrong and raises ``ValueError``
+naming the parameter, the value given and the range allowed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+def check_rank(name: str, tensor: torch.Tensor, rank: int, shape_doc: str) -> None:
+    """Raise unless ``tensor`` is a non-empty tensor of the given rank (``shape_doc`` e.g. ``"(B, N)"``)."""
+    if not isinstance(tensor, torch.Tensor):
+        raise ValueError(f"{name} must be a torch.Tensor of shape {shape_doc}, got {type(tensor).__name__}")
+    if tensor.dim() != rank:
+        raise ValueError(f"{name} must have rank {rank}, shape {shape_doc}; got shape {tuple(tensor.shape)}")
+    if tensor.shape[0] == 0:
+        raise ValueError(f"{name} is an empty batch (shape {tuple(tensor.shape)}); the batch size must be >= 1")
+    if tensor.numel() == 0:
+        raise ValueError(f"{name} has a zero-sized dimension (shape {tuple(tensor.shape)}); all sizes must be >= 1")
+
+
+def check_probability_tensor(name: str, tensor: torch.Tensor) -> None:
+    """Raise unless every entry of ``tensor`` is in [0, 1] (NaN included as a failure)."""
+    bad = ~((tensor >= 0) & (tensor <= 1))
+    if bool(bad.any()):
+        value = tensor[bad].flatten()[0].item()
+        raise ValueError(f"{name} must lie in [0, 1], found {value}")
+
+
+def check_lambda_p(lambda_p: float) -> None:
+    """Raise unless ``lambda_p`` (the geometric prior's parameter) is in (0, 1]."""
+    if isinstance(lambda_p, bool) or not isinstance(lambda_p, (int, float)) or not 0.0 < lambda_p <= 1.0:
+        raise ValueError(f"lambda_p must be in (0, 1], got {lambda_p!r}")
+
+
+def check_max_steps(max_steps: int) -> None:
+    """Raise unless ``max_steps`` is an integer >= 1."""
+    check_int("max_steps", max_steps, minimum=1)
+
+
+def check_int(name: str, value: int, minimum: int, maximum: int | None = None) -> None:
+    """Raise unless ``value`` is an integer in ``[minimum, maximum]``."""
+    allowed = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        raise ValueError(f"{name} must be an integer {allowed}, got {value}")
+
+
+def check_non_negative(name: str, value: float) -> None:
+    """Raise unless ``value`` is a finite number >= 0 (``tau``, ``beta``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+
+
+def check_positive(name: str, value: float) -> None:
+    """Raise unless ``value`` is a finite number > 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+
+
+def check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    """Raise unless ``value`` is one of ``choices``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")

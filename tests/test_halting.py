@@ -1,0 +1,151 @@
+"""ACT's and PonderNet's halting distributions: values worked by hand, then properties."""
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from ponderlib.halting import act_halting, expected_steps, geometric_prior, pondernet_halting
+
+unit_floats = st.floats(min_value=0.0, max_value=1.0, allow_nan=False, width=32)
+
+
+def halting_matrices(max_rows: int = 6, max_steps: int = 8):
+    """(B, N) matrices of values in [0, 1], including exact 0s and 1s."""
+    return st.tuples(st.integers(1, max_rows), st.integers(1, max_steps)).flatmap(
+        lambda shape: arrays("float32", shape, elements=st.one_of(st.sampled_from([0.0, 1.0]), unit_floats))
+    )
+
+
+class TestACTByHand:
+    def test_crosses_on_third_step(self):
+        # h = 0.1, 0.3, 0.7: sums 0.1, 0.4, 1.1 >= 0.99 at n = 3, so N = 3 and R = 1 - 0.4 = 0.6.
+        out = act_halting(torch.tensor([[0.1, 0.3, 0.7, 0.5]]), eps=0.01)
+        assert out.steps.tolist() == [3]
+        assert out.remainder.item() == pytest.approx(0.6)
+        assert out.halting_probs[0].tolist() == pytest.approx([0.1, 0.3, 0.6, 0.0])
+        assert out.ponder_cost.item() == pytest.approx(3.6)
+
+    def test_eps_lets_one_step_halt(self):
+        # h_1 = 0.995 >= 1 - 0.01: halts after one step with R = 1 (nothing summed before N).
+        out = act_halting(torch.tensor([[0.995, 0.2]]), eps=0.01)
+        assert out.steps.tolist() == [1]
+        assert out.remainder.item() == pytest.approx(1.0)
+        assert out.ponder_cost.item() == pytest.approx(2.0)
+        # With eps = 0 the same unit does not reach 1, so it needs a second step.
+        assert act_halting(torch.tensor([[0.995, 0.2]]), eps=0.0).steps.tolist() == [2]
+
+    def test_max_steps_cap(self):
+        out = act_halting(torch.tensor([[0.1, 0.1, 0.1]]), eps=0.01)
+        assert out.steps.tolist() == [3]
+        assert out.remainder.item() == pytest.approx(0.8)
+        assert out.halting_probs[0].tolist() == pytest.approx([0.1, 0.1, 0.8])
+
+    def test_batch_rows_are_independent(self):
+        h = torch.tensor([[0.1, 0.3, 0.7], [0.5, 0.6, 0.0], [1.0, 0.0, 0.0]])
+        batched = act_halting(h)
+        for row in range(3):
+            alone = act_halting(h[row : row + 1])
+            assert torch.equal(batched.steps[row : row + 1], alone.steps)
+            assert torch.allclose(batched.halting_probs[row], alone.halting_probs[0])
+
+    def test_only_remainder_carries_gradient(self):
+        # rho = N + R and N is an integer: d rho / d h_n = -1 for n < N, 0 for n >= N.
+        h = torch.tensor([[0.1, 0.3, 0.7, 0.5]], requires_grad=True)
+        act_halting(h).ponder_cost.sum().backward()
+        assert h.grad[0].tolist() == pytest.approx([-1.0, -1.0, 0.0, 0.0])
+
+
+class TestPonderNetByHand:
+    def test_known_values(self):
+        # lambda = 0.5, 0.5, 0.5 (last absorbs): p = 0.5, 0.25, 0.25.
+        p = pondernet_halting(torch.tensor([[0.5, 0.5, 0.5]]))
+        assert p[0].tolist() == pytest.approx([0.5, 0.25, 0.25])
+        # lambda = 0.2, 0.5, 0.9, x: p = 0.2, 0.8*0.5, 0.8*0.5*0.9, 0.8*0.5*0.1.
+        p = pondernet_halting(torch.tensor([[0.2, 0.5, 0.9, 0.3]]))
+        assert p[0].tolist() == pytest.approx([0.2, 0.4, 0.36, 0.04])
+
+    def test_geometric_prior(self):
+        prior = geometric_prior(0.25, 4)
+        expected = [0.25, 0.75 * 0.25, 0.75**2 * 0.25, 0.75**3]
+        assert prior.tolist() == pytest.approx(expected)
+        long = geometric_prior(0.2, 200)
+        assert expected_steps(long.unsqueeze(0)).item() == pytest.approx(1 / 0.2, rel=1e-4)
+
+    def test_expected_steps(self):
+        assert expected_steps(torch.tensor([[0.5, 0.25, 0.25]])).item() == pytest.approx(1.75)
+
+
+class TestProperties:
+    @settings(max_examples=200, deadline=None)
+    @given(halting_matrices(), st.sampled_from([0.0, 0.01, 0.1]))
+    def test_act_invariants(self, h, eps):
+        h = torch.from_numpy(h).double()  # float64 on both sides, so the brute force is exact
+        out = act_halting(h, eps=eps)
+        max_steps = h.shape[1]
+        assert torch.all(out.halting_probs >= -1e-6)
+        assert torch.allclose(out.halting_probs.sum(dim=1), torch.ones(h.shape[0], dtype=h.dtype))
+        assert torch.all((out.steps >= 1) & (out.steps <= max_steps))
+        assert torch.all((out.remainder > 0) & (out.remainder <= 1 + 1e-6))
+        # N is the first step whose running sum crosses 1 - eps, brute force per sample.
+        for row in range(h.shape[0]):
+            running, n_expected = 0.0, max_steps
+            for n in range(max_steps):
+                running += float(h[row, n])
+                if running >= 1 - eps:
+                    n_expected = n + 1
+                    break
+            assert int(out.steps[row]) == n_expected
+
+    @settings(max_examples=200, deadline=None)
+    @given(halting_matrices())
+    def test_pondernet_sums_to_one_and_matches_brute_force(self, lambdas):
+        lam = torch.from_numpy(lambdas).double()
+        p = pondernet_halting(lam)
+        assert torch.all(p >= 0)
+        assert torch.allclose(p.sum(dim=1), torch.ones(lam.shape[0], dtype=lam.dtype))
+        for row in range(lam.shape[0]):
+            for n in range(lam.shape[1]):
+                halt = 1.0 if n == lam.shape[1] - 1 else float(lam[row, n])
+                brute = halt * math.prod(1 - float(lam[row, j]) for j in range(n))
+                assert float(p[row, n]) == pytest.approx(brute, abs=1e-12)
+
+    @settings(max_examples=100, deadline=None)
+    @given(halting_matrices())
+    def test_gradients_finite_at_the_edges(self, values):
+        lam = torch.from_numpy(values).requires_grad_()
+        (pondernet_halting(lam) * torch.arange(1.0, lam.shape[1] + 1)).sum().backward()
+        assert torch.isfinite(lam.grad).all()
+        h = torch.from_numpy(values).requires_grad_()
+        act_halting(h).ponder_cost.sum().backward()
+        assert torch.isfinite(h.grad).all()
+
+
+class TestBadInput:
+    @pytest.mark.parametrize("lambda_p", [0.0, -0.1, 1.5, float("nan")])
+    def test_prior_lambda_p(self, lambda_p):
+        with pytest.raises(ValueError, match="lambda_p"):
+            geometric_prior(lambda_p, 5)
+
+    def test_prior_max_steps(self):
+        with pytest.raises(ValueError, match="max_steps"):
+            geometric_prior(0.2, 0)
+
+    def test_rank(self):
+        with pytest.raises(ValueError, match="halting_units must have rank 2"):
+            act_halting(torch.tensor([0.1, 0.2]))
+        with pytest.raises(ValueError, match="lambdas must have rank 2"):
+            pondernet_halting(torch.zeros(2, 3, 4))
+
+    def test_empty_batch(self):
+        with pytest.raises(ValueError, match="empty batch"):
+            pondernet_halting(torch.zeros(0, 3))
+
+    def test_out_of_range_values(self):
+        with pytest.raises(ValueError, match=r"lambdas must lie in \[0, 1\]"):
+            pondernet_halting(torch.tensor([[0.5, 1.2]]))
+        with pytest.raises(ValueError, match="eps"):
+            act_halting(torch.tensor([[0.5, 0.2]]), eps=1.0)
