@@ -13,7 +13,7 @@ from ponderlib.halting import ACTHalting, act_halting, expected_steps, geometric
 from ponderlib.losses import act_loss, kl_to_geometric, pondernet_loss, reconstruction_loss
 from ponderlib.models import act_parity_model, pondernet_parity_model
 from ponderlib.pondernet import PonderNet, PonderNetInference, PonderNetOutput
-from ponderlib.training import ParityConfig, ParityResult, evaluate_parity, fit, train_parity
+from ponderlib.training import ParityConfig, ParityResult, evaluate_parity, fit, predict_parity, train_parity
 
 __version__ = "0.1.0"
 
@@ -44,6 +44,7 @@ __all__ = [
     "pondernet_halting",
     "pondernet_loss",
     "pondernet_parity_model",
+    "predict_parity",
     "reconstruction_loss",
     "train_parity",
 ]

@@ -173,14 +173,14 @@ class ParityConfig:
     eval_halting: str = "sample"
     min_nonzero: int = 1
     max_nonzero: int | None = None
-    batch_size: int = 128
-    lr: float = 3e-3
+    batch_size: int = 256
+    lr: float = 1e-2
     grad_clip: float = 1.0
     target_accuracy: float | None = 0.99
     max_seconds: float | None = 300.0
     max_train_steps: int | None = None
     eval_every: int = 50
-    eval_size: int = 4096
+    eval_size: int = 2048
     seed: int = 0
     device: str | None = None
     progress: bool = True
@@ -210,6 +210,8 @@ class ParityConfig:
             check_positive("max_seconds", self.max_seconds)
         if self.max_train_steps is not None:
             check_int("max_train_steps", self.max_train_steps, minimum=1)
+        if self.target_accuracy is None and self.max_seconds is None and self.max_train_steps is None:
+            raise ValueError("set at least one of target_accuracy, max_seconds, max_train_steps, or training never stops")
         check_int("eval_every", self.eval_every, minimum=1)
         check_int("eval_size", self.eval_size, minimum=1)
         check_int("seed", self.seed, minimum=0)
@@ -237,25 +239,32 @@ class ParityEvaluation:
 
 
 @torch.no_grad()
+def predict_parity(
+    model: ACT | PonderNet, inputs: torch.Tensor, halting: str = "sample", generator: torch.Generator | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Parity logits ``(B,)`` and ponder steps ``(B,)`` of either method, as it runs at inference.
+
+    ACT predicts with its mean-field output after ``N(t)`` steps. PonderNet predicts with ``y_n``
+    at the step where it halts (``halting``: ``"sample"`` or ``"median"``, see
+    :meth:`PonderNet.infer`), computing nothing for samples that have halted.
+    """
+    if isinstance(model, ACT):
+        result = model(inputs)
+        return act_logits(result), result.steps
+    if isinstance(model, PonderNet):
+        inference = model.infer(inputs, halting=halting, generator=generator)
+        return inference.output, inference.steps
+    raise ValueError(f"model must be an ACT or PonderNet parity model, got {type(model).__name__}")
+
+
+@torch.no_grad()
 def evaluate_parity(
     model: ACT | PonderNet, batch: ParityBatch, halting: str = "sample", generator: torch.Generator | None = None
 ) -> ParityEvaluation:
-    """Accuracy and ponder steps of an ACT or PonderNet parity model on ``batch``.
-
-    ACT predicts with its mean-field output. PonderNet predicts with ``y_n`` at the step where it
-    halts (``halting``: ``"sample"`` or ``"median"``, see :meth:`PonderNet.infer`).
-    """
-    targets = batch.targets.bool()
-    if isinstance(model, ACT):
-        result = model(batch.inputs)
-        correct = (act_logits(result) > 0) == targets
-        probs, steps = result.halting_probs, result.steps
-    elif isinstance(model, PonderNet):
-        inference = model.infer(batch.inputs, halting=halting, generator=generator)
-        correct = (inference.output > 0) == targets
-        probs, steps = model(batch.inputs).halting_probs, inference.steps
-    else:
-        raise ValueError(f"model must be an ACT or PonderNet parity model, got {type(model).__name__}")
+    """Accuracy, ponder steps and halting distribution of a parity model on ``batch``."""
+    logits, steps = predict_parity(model, batch.inputs, halting, generator)
+    correct = (logits > 0) == batch.targets.bool()
+    probs = model(batch.inputs).halting_probs
     return ParityEvaluation(
         accuracy=correct.float().mean().item(),
         steps=steps,
@@ -356,8 +365,9 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
         return parity_loss(model, batch, config)
 
     def evaluate() -> dict[str, float]:
-        evaluation = evaluate_parity(model, held_out, config.eval_halting, halting_generator)
-        return {"accuracy": evaluation.accuracy, "ponder_steps": evaluation.steps.float().mean().item()}
+        logits, steps = predict_parity(model, held_out.inputs, config.eval_halting, halting_generator)
+        accuracy = ((logits > 0) == held_out.targets.bool()).float().mean()
+        return {"accuracy": accuracy.item(), "ponder_steps": steps.float().mean().item()}
 
     result = fit(
         model,

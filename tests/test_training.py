@@ -1,0 +1,75 @@
+"""Training: both methods learn small parity, the loop's stopping rules, Ctrl-C keeps the model."""
+
+import pytest
+import torch
+
+from ponderlib.training import ParityConfig, train_parity
+
+
+@pytest.mark.parametrize("method", ["act", "pondernet"])
+def test_both_methods_learn_4_element_parity(method):
+    result = train_parity(
+        method=method, n_elems=4, hidden=32, max_steps=10, target_accuracy=0.98, max_seconds=60, progress=False
+    )
+    assert result.final_accuracy >= 0.9  # chance is 0.5
+    assert result.fit.train_steps > 0 and len(result.history.step) >= 1
+    assert 1.0 <= result.mean_ponder_steps <= 10.0
+
+
+def test_seeded_runs_are_identical():
+    runs = [
+        train_parity(method="pondernet", n_elems=4, hidden=8, max_train_steps=20, eval_every=10,
+                     target_accuracy=None, progress=False, seed=5)
+        for _ in range(2)
+    ]
+    assert runs[0].history.loss == runs[1].history.loss
+    for a, b in zip(runs[0].model.parameters(), runs[1].model.parameters()):
+        assert torch.equal(a, b)
+
+
+def test_keyboard_interrupt_returns_the_model_and_history(monkeypatch):
+    import ponderlib.training as training
+
+    calls = {"n": 0}
+    original = training.parity_loss
+
+    def interrupting_loss(*args):
+        calls["n"] += 1
+        if calls["n"] == 30:
+            raise KeyboardInterrupt
+        return original(*args)
+
+    monkeypatch.setattr(training, "parity_loss", interrupting_loss)
+    result = train_parity(method="act", n_elems=4, hidden=8, eval_every=10, max_seconds=60, progress=False)
+    assert result.fit.interrupted
+    assert result.fit.train_steps == 29
+    assert result.history.step == [10, 20, 29]
+    assert result.summary()["interrupted"] is True
+
+
+def test_summary_has_the_cli_fields():
+    summary = train_parity(method="act", n_elems=4, hidden=8, max_train_steps=5, target_accuracy=None,
+                           progress=False).summary()
+    for key in ["task", "method", "n_elems", "device", "seed", "reached_target", "seconds_to_target",
+                "train_steps", "final_accuracy", "mean_ponder_steps"]:
+        assert key in summary
+    assert summary["seconds_to_target"] is None and summary["reached_target"] is False
+
+
+@pytest.mark.parametrize(
+    "overrides, name",
+    [
+        (dict(lambda_p=0.0), "lambda_p"),
+        (dict(lambda_p=1.01), "lambda_p"),
+        (dict(tau=-0.1), "tau"),
+        (dict(max_steps=0), "max_steps"),
+        (dict(n_elems=0), "n_elems"),
+        (dict(method="lstm"), "method"),
+        (dict(kl_direction="forward"), "kl_direction"),
+        (dict(device="tpu"), "device"),
+        (dict(target_accuracy=None, max_seconds=None), "training never stops"),
+    ],
+)
+def test_bad_config(overrides, name):
+    with pytest.raises(ValueError, match=name):
+        train_parity(ParityConfig(progress=False, **overrides))
