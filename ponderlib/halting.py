@@ -65,7 +65,12 @@ def act_halting(halting_units: torch.Tensor, eps: float = 0.01) -> ACTHalting:
     check_probability_tensor("halting_units", halting_units)
     if not 0.0 <= eps < 1.0:
         raise ValueError(f"eps must be in [0, 1), got {eps}")
-    batch, max_steps = halting_units.shape
+    return _act_halting(halting_units, eps)
+
+
+def _act_halting(halting_units: torch.Tensor, eps: float) -> ACTHalting:
+    """:func:`act_halting` without the checks, for the models' hot path (``h_n`` is a sigmoid)."""
+    max_steps = halting_units.shape[1]
     cumulative = halting_units.cumsum(dim=1)  # (B, N): sum_{n'<=n} h_n'
     crossed = cumulative >= 1.0 - eps  # (B, N)
     crossed[:, -1] = True  # the max_steps cap
@@ -102,6 +107,11 @@ def pondernet_halting(lambdas: torch.Tensor) -> torch.Tensor:
     """
     check_rank("lambdas", lambdas, 2, "(batch, max_steps)")
     check_probability_tensor("lambdas", lambdas)
+    return _pondernet_halting(lambdas)
+
+
+def _pondernet_halting(lambdas: torch.Tensor) -> torch.Tensor:
+    """:func:`pondernet_halting` without the checks (which sync a GPU), for the models' hot path."""
     ones = torch.ones_like(lambdas[:, :1])  # (B, 1)
     # Probability of still running when step n starts: prod_{j<n}(1 - lambda_j).
     not_halted = torch.cat([ones, torch.cumprod(1.0 - lambdas[:, :-1], dim=1)], dim=1)  # (B, N)
@@ -123,7 +133,7 @@ def geometric_prior(lambda_p: float, max_steps: int, device: torch.device | str 
     check_lambda_p(lambda_p)
     check_max_steps(max_steps)
     lambdas = torch.full((1, max_steps), float(lambda_p), device=device)
-    return pondernet_halting(lambdas)[0]
+    return _pondernet_halting(lambdas)[0]
 
 
 def expected_steps(halting_probs: torch.Tensor) -> torch.Tensor:
