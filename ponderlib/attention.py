@@ -1,0 +1,98 @@
+"""Additive attention (Bahdanau, Cho and Bengio 2015), the scorer under the pointer network.
+
+At decoder step ``i`` with state ``d_i`` and encoder states ``e_1 .. e_n``:
+
+    (3.1)  u^i_j = v^T tanh(W_1 e_j + W_2 d_i)            j = 1 .. n
+    (3.2)  a^i   = softmax(u^i)                           (padded j get u = -inf, so a = 0)
+    (3.3)  c_i   = sum_j a^i_j e_j
+
+Bahdanau et al. feed the context ``c_i`` (3.3) to the decoder, which then picks a word from a
+fixed vocabulary. A pointer network (Vinyals et al. 2015) stops at (3.2): ``a^i`` *is* the output
+distribution, over the input positions (see :mod:`ponderlib.pointer`). The equation numbers are
+those of chapter 3.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ponderlib.validation import check_int
+
+
+class AdditiveAttention(nn.Module):
+    """``u^i_j = v^T tanh(W_1 e_j + W_2 d_i)`` (eq. 3.1), with masking and the softmax of eq. 3.2.
+
+    Args:
+        key_dim: size of an encoder state ``e_j``.
+        query_dim: size of a decoder state ``d_i``.
+        attention_dim: rows of ``W_1`` and ``W_2``, length of ``v``.
+    """
+
+    def __init__(self, key_dim: int, query_dim: int, attention_dim: int):
+        super().__init__()
+        check_int("key_dim", key_dim, minimum=1)
+        check_int("query_dim", query_dim, minimum=1)
+        check_int("attention_dim", attention_dim, minimum=1)
+        self.W1 = nn.Linear(key_dim, attention_dim, bias=False)
+        self.W2 = nn.Linear(query_dim, attention_dim, bias=False)
+        self.v = nn.Linear(attention_dim, 1, bias=False)
+
+    @classmethod
+    def from_matrices(cls, W1: torch.Tensor, W2: torch.Tensor, v: torch.Tensor) -> AdditiveAttention:
+        """An attention with given weights: ``W1 (A, key_dim)``, ``W2 (A, query_dim)``, ``v (A,)``."""
+        attention = cls(W1.shape[1], W2.shape[1], W1.shape[0])
+        with torch.no_grad():
+            attention.W1.weight.copy_(W1)
+            attention.W2.weight.copy_(W2)
+            attention.v.weight.copy_(v.reshape(1, -1))
+        return attention
+
+    def project_keys(self, keys: torch.Tensor) -> torch.Tensor:
+        """``W_1 e_j`` for every ``j``: ``(B, N, key_dim) -> (B, N, A)``. Computed once per input,
+        since it does not depend on the decoder step."""
+        return self.W1(keys)
+
+    def scores(self, projected_keys: torch.Tensor, query: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+        """The scores ``u^i`` of eq. 3.1, ``-inf`` where ``mask`` is False.
+
+        Args:
+            projected_keys: ``(B, N, A)`` from :meth:`project_keys`.
+            query: ``(B, query_dim)``, the decoder state ``d_i``.
+            mask: ``(B, N)`` bool, True where a position may receive attention.
+
+        Returns:
+            ``(B, N)`` scores.
+        """
+        hidden = torch.tanh(projected_keys + self.W2(query).unsqueeze(1))  # (B, N, A)
+        u = self.v(hidden).squeeze(-1)  # (B, N)
+        return u if mask is None else u.masked_fill(~mask, float("-inf"))
+
+    def forward(
+        self, keys: torch.Tensor, query: torch.Tensor, mask: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Scores ``u (B, N)``, weights ``a (B, N)`` (eq. 3.2) and context ``c (B, key_dim)`` (eq. 3.3).
+
+        ``keys`` is ``(B, N, key_dim)``; every row of ``mask`` needs at least one True.
+        """
+        u = self.scores(self.project_keys(keys), query, mask)  # (B, N)
+        a = torch.softmax(u, dim=-1)  # (B, N)
+        return u, a, context(a, keys)
+
+
+def context(weights: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+    """``c_i = sum_j a^i_j e_j`` (eq. 3.3): ``(B, N)`` weights and ``(B, N, D)`` keys -> ``(B, D)``."""
+    return torch.bmm(weights.unsqueeze(1), keys).squeeze(1)
+
+
+def masked_log_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``log softmax`` over the positions where ``mask`` is True; masked positions get ``-inf``
+    (probability exactly 0). A row with nothing allowed (a finished sample in a padded batch) is
+    ``-inf`` everywhere, without producing NaN in the forward or the backward pass.
+
+    Shapes: ``scores (B, N)``, ``mask (B, N)`` bool -> ``(B, N)``.
+    """
+    any_allowed = mask.any(dim=-1, keepdim=True)  # (B, 1)
+    # Rows with nothing allowed are softmaxed unmasked (finite) and then overwritten with -inf.
+    safe = scores.masked_fill(~mask & any_allowed, float("-inf"))  # (B, N)
+    return torch.log_softmax(safe, dim=-1).masked_fill(~mask, float("-inf"))
