@@ -1,0 +1,74 @@
+"""figure_switcher: one image per figure, a control jslinked to the stack, figures closed."""
+
+import ipywidgets
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from ipywidgets.embed import embed_data  # noqa: E402
+
+from ponderlib.widgets import figure_switcher  # noqa: E402
+
+
+def _figures(labels):
+    figures = {}
+    for value, label in enumerate(labels):
+        figure, axes = plt.subplots(figsize=(2, 1.5))
+        axes.plot([0, 1], [0, value])
+        axes.set_title(f"tau = {label}")
+        figures[label] = figure
+    return figures
+
+
+def _embedded_links(switcher):
+    """The jslinks in the widget state that a built HTML page embeds for ``switcher``."""
+    state = embed_data(views=[switcher])["manager_state"]["state"]
+    return [model["state"] for model in state.values() if model["model_name"] == "LinkModel"]
+
+
+@pytest.mark.parametrize(
+    ("control", "chooser_type"),
+    [("slider", ipywidgets.SelectionSlider), ("dropdown", ipywidgets.Dropdown)],
+)
+def test_switcher_holds_one_png_per_figure_linked_client_side(control, chooser_type):
+    labels = ["0.001", "0.01", "0.1"]
+    switcher = figure_switcher(_figures(labels), "tau", control=control)
+
+    chooser, stack = switcher.children
+    assert isinstance(chooser, chooser_type)
+    assert chooser.description == "tau"
+    assert list(chooser.options) == labels
+    assert chooser.index == 0
+    assert isinstance(stack, ipywidgets.Stack)
+    assert stack.selected_index == 0
+    assert len(stack.children) == len(labels)
+    pngs = [bytes(image.value) for image in stack.children]
+    assert all(isinstance(image, ipywidgets.Image) and image.format == "png" for image in stack.children)
+    assert all(png.startswith(b"\x89PNG\r\n\x1a\n") for png in pngs)
+    assert len(set(pngs)) == len(labels), "each figure must render to its own image"
+
+    (link,) = [link for link in _embedded_links(switcher) if link["source"][0] == f"IPY_MODEL_{chooser.model_id}"]
+    assert link["source"][1] == "index"
+    assert link["target"] == [f"IPY_MODEL_{stack.model_id}", "selected_index"]
+
+
+def test_switcher_closes_the_figures_so_they_are_not_shown_twice():
+    plt.close("all")
+    figures = _figures(["a", "b"])
+    assert len(plt.get_fignums()) == 2
+    figure_switcher(figures, "example", control="dropdown")
+    assert plt.get_fignums() == []
+
+
+def test_switcher_rejects_empty_figures():
+    with pytest.raises(ValueError, match="figures"):
+        figure_switcher({}, "tau")
+
+
+def test_switcher_rejects_unknown_control():
+    figures = _figures(["a"])
+    with pytest.raises(ValueError, match="control.*'knob'"):
+        figure_switcher(figures, "tau", control="knob")
+    plt.close("all")
