@@ -404,6 +404,7 @@ class SortConfig:
     eval_every: int = 25
     eval_size: int = 1024
     test_size: int = 4096
+    length_test_size: int = 512
     seed: int = 0
     device: str | None = None
     progress: bool = True
@@ -432,6 +433,7 @@ class SortConfig:
         check_int("eval_every", self.eval_every, minimum=1)
         check_int("eval_size", self.eval_size, minimum=1)
         check_int("test_size", self.test_size, minimum=1)
+        check_int("length_test_size", self.length_test_size, minimum=1)
         check_int("seed", self.seed, minimum=0)
         get_device(self.device)
 
@@ -491,7 +493,8 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
     every ``eval_every`` steps, early stop once held-out exact match reaches ``target_accuracy`` or
     after ``max_seconds``; Ctrl-C returns the model trained so far. Seeded: the same config gives
     the same run on the same machine. After training: metrics on a fresh test set of
-    ``test_size`` arrays and exact match for each length from ``min_len`` to ``2 * max_len``.
+    ``test_size`` arrays and exact match for each length from ``min_len`` to ``2 * max_len``
+    (``length_test_size`` arrays per length).
     """
     if config is None:
         config = SortConfig(**overrides)
@@ -534,7 +537,7 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
     test_batch = sort_batch(config.test_size, config.min_len, config.max_len, config.values, config.order,
                             generator=torch.Generator(device=device).manual_seed(test_seed))
     by_length = exact_match_by_length(model, range(config.min_len, 2 * config.max_len + 1), config.values,
-                                      config.order, seed=test_seed + 1, device=device)
+                                      config.order, config.length_test_size, test_seed + 1, device)
     return SortResult(model=model, config=config, fit=result, device=device,
                       test=evaluate_sort(model, test_batch), by_length=by_length)
 
@@ -560,10 +563,16 @@ def add_sort_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-train-steps", type=int, default=defaults.max_train_steps)
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--device", default=defaults.device, help="cpu, cuda, ... (default: auto)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch CPU threads (default: torch's choice; 1 is fastest on a busy 2-core CPU)")
 
 
 def run_sort(args: argparse.Namespace) -> dict:
     """Train as the parsed ``train sort`` arguments say; return the JSON summary."""
+    threads = getattr(args, "threads", None)
+    if threads is not None:
+        check_int("threads", threads, minimum=1)
+        torch.set_num_threads(threads)
     config = SortConfig(
         decoder=args.decoder,
         values=args.values,

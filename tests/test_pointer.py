@@ -1,0 +1,287 @@
+"""Additive attention by hand; pointer decoding: masking, permutations, batching, beam search,
+loss, metrics, a short training run, and the ``train sort`` CLI."""
+
+import itertools
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ponderlib.attention import AdditiveAttention, context, masked_log_softmax
+from ponderlib.pointer import (
+    DECODERS,
+    SortConfig,
+    SortNetwork,
+    beam_search,
+    evaluate_sort,
+    greedy_decode,
+    sort_loss,
+    sort_metrics,
+    train_sort,
+)
+from ponderlib.sorting import sort_batch, sort_batch_from_arrays
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """These models are tiny: one CPU thread is faster than two, and far faster on a busy machine."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+def small_model(decoder: str = "pointer", seed: int = 0, bidirectional: bool = True) -> SortNetwork:
+    torch.manual_seed(seed)
+    return SortNetwork(decoder, hidden=16, attention_dim=8, bidirectional=bidirectional, max_positions=8).eval()
+
+
+# --- additive attention, eq. 3.1-3.3 -------------------------------------------------------------
+
+
+def test_additive_attention_by_hand():
+    # e_1 = (1, 0), e_2 = (0, 1), e_3 = (0, 0); W_1 = W_2 = I; v = (1, 1); d = (0.5, 0).
+    attention = AdditiveAttention.from_matrices(torch.eye(2), torch.eye(2), torch.tensor([1.0, 1.0]))
+    keys = torch.tensor([[[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]])
+    query = torch.tensor([[0.5, 0.0]])
+    u, a, c = attention(keys, query)
+    # u_j = tanh(e_j1 + 0.5) + tanh(e_j2 + 0)
+    expected_u = [math.tanh(1.5), math.tanh(0.5) + math.tanh(1.0), math.tanh(0.5)]
+    assert u[0].tolist() == pytest.approx(expected_u, abs=1e-6)
+    assert u[0].tolist() == pytest.approx([0.905148, 1.223711, 0.462117], abs=1e-6)
+    z = sum(math.exp(x) for x in expected_u)
+    assert a[0].tolist() == pytest.approx([math.exp(x) / z for x in expected_u], abs=1e-6)
+    assert c[0].tolist() == pytest.approx([a[0, 0].item(), a[0, 1].item()], abs=1e-6)
+    # Masking e_3 (padding) leaves it exactly zero weight and renormalises the rest.
+    _, a_masked, _ = attention(keys, query, torch.tensor([[True, True, False]]))
+    assert a_masked[0, 2].item() == 0.0
+    assert a_masked[0, :2].sum().item() == pytest.approx(1.0)
+
+
+def test_context_is_weighted_sum():
+    weights = torch.tensor([[0.25, 0.75]])
+    keys = torch.tensor([[[4.0, 0.0], [0.0, 4.0]]])
+    assert context(weights, keys).tolist() == [[1.0, 3.0]]
+
+
+def test_masked_log_softmax_fully_masked_row_is_finite_in_backward():
+    scores = torch.randn(2, 4, requires_grad=True)
+    mask = torch.tensor([[True, False, True, False], [False, False, False, False]])
+    log_p = masked_log_softmax(scores, mask)
+    assert torch.all(log_p[0, ~mask[0]] == float("-inf"))
+    assert log_p[0, mask[0]].exp().sum().item() == pytest.approx(1.0)
+    assert torch.all(log_p[1] == float("-inf"))
+    log_p[0, mask[0]].sum().backward()
+    assert torch.isfinite(scores.grad).all()
+
+
+# --- masking and permutations --------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    decoder=st.sampled_from(DECODERS),
+    seed=st.integers(0, 10_000),
+    min_len=st.integers(1, 8),
+    teacher_forcing=st.sampled_from([0.0, 0.5, 1.0]),
+    values=st.sampled_from(["int", "float"]),
+)
+def test_outputs_are_permutations_and_padding_gets_no_probability(decoder, seed, min_len, teacher_forcing, values):
+    model = small_model(decoder, seed % 3)
+    batch = sort_batch(16, min_len, 8, values, generator=torch.Generator().manual_seed(seed))
+    output = model(batch.inputs, batch.lengths, teacher_forcing, "asc", torch.Generator().manual_seed(seed))
+    probs = output.log_probs.exp()  # (B, T, N)
+    T = probs.shape[1]
+    step_valid = torch.arange(T) < batch.lengths.unsqueeze(1)  # (B, T)
+    assert torch.all(probs.masked_fill(batch.mask.unsqueeze(1), 0.0) == 0)  # padded positions: exactly 0
+    assert torch.all(probs[~step_valid] == 0)  # padded steps: no probability anywhere
+    assert torch.allclose(probs[step_valid].sum(dim=-1), torch.ones(int(step_valid.sum())), atol=1e-5)
+    # A position chosen at an earlier step gets exactly zero probability afterwards.
+    for row in range(16):
+        n = batch.lengths[row].item()
+        pointers = output.pointers[row]
+        assert sorted(pointers[:n].tolist()) == list(range(n))
+        assert torch.all(pointers[n:] == -1)
+        for step in range(1, n):
+            assert torch.all(probs[row, step, pointers[:step]] == 0)
+    beam, _ = beam_search(model, batch.inputs, batch.lengths, beam_width=3)
+    for row in range(16):
+        n = batch.lengths[row].item()
+        assert sorted(beam[row, :n].tolist()) == list(range(n)) and torch.all(beam[row, n:] == -1)
+
+
+@pytest.mark.parametrize("decoder", DECODERS)
+@pytest.mark.parametrize("bidirectional", [True, False])
+def test_batched_equals_per_sample(decoder, bidirectional):
+    model = small_model(decoder, 1, bidirectional)
+    batch = sort_batch(6, 2, 8, "float", generator=torch.Generator().manual_seed(3))
+    together = greedy_decode(model, batch.inputs, batch.lengths)
+    for row in range(6):
+        n = batch.lengths[row].item()
+        alone = greedy_decode(model, batch.inputs[row : row + 1, :n], batch.lengths[row : row + 1])
+        assert torch.equal(alone.pointers[0], together.pointers[row, :n])
+        assert torch.allclose(alone.log_probs[0, :n, :n], together.log_probs[row, :n, :n], atol=1e-5)
+
+
+@pytest.mark.parametrize("decoder", DECODERS)
+def test_beam_width_one_is_greedy(decoder):
+    model = small_model(decoder, 2)
+    batch = sort_batch(32, 3, 8, "float", generator=torch.Generator().manual_seed(5))
+    greedy = greedy_decode(model, batch.inputs, batch.lengths)
+    beam, log_p = beam_search(model, batch.inputs, batch.lengths, beam_width=1)
+    assert torch.equal(beam, greedy.pointers)
+    step_valid = greedy.pointers >= 0
+    greedy_log_p = greedy.log_probs.gather(2, greedy.pointers.clamp(min=0).unsqueeze(-1)).squeeze(-1)
+    assert torch.allclose(log_p, torch.where(step_valid, greedy_log_p, 0.0).sum(dim=1), atol=1e-5)
+
+
+def permutation_log_prob(model: SortNetwork, inputs: torch.Tensor, permutation: list[int]) -> float:
+    """log p of one whole output permutation, stepping the decoder by hand (one sample)."""
+    lengths = torch.tensor([inputs.shape[1]])
+    encoded = model.encode(inputs, lengths)
+    keys = model.attention.project_keys(encoded.states) if model.decoder != "seq2seq" else None
+    decoder_input, state = model.start.expand(1, -1), encoded.initial
+    chosen = torch.zeros(1, inputs.shape[1], dtype=torch.bool)
+    total = 0.0
+    for position in permutation:
+        log_probs, _, state = model.step(encoded, keys, decoder_input, state, encoded.mask & ~chosen)
+        total += log_probs[0, position].item()
+        chosen[0, position] = True
+        decoder_input = encoded.embedded[:, position]
+    return total
+
+
+@torch.no_grad()
+def test_full_width_beam_finds_the_most_likely_permutation():
+    model = small_model("pointer", 4)
+    inputs = torch.tensor([[0.3, 0.9, 0.1, 0.5]])
+    scores = {p: permutation_log_prob(model, inputs, list(p)) for p in itertools.permutations(range(4))}
+    best = max(scores, key=scores.get)
+    pointers, log_p = beam_search(model, inputs, torch.tensor([4]), beam_width=24)
+    assert tuple(pointers[0].tolist()) == best
+    assert log_p.item() == pytest.approx(scores[best], abs=1e-5)
+
+
+def test_seq2seq_baselines_cannot_point_past_their_vocabulary():
+    model = small_model("seq2seq")
+    with pytest.raises(ValueError, match="max_positions=8"):
+        greedy_decode(model, torch.zeros(1, 9), torch.tensor([9]))
+    # The pointer has no vocabulary: any width works.
+    pointer = small_model("pointer")
+    assert greedy_decode(pointer, torch.rand(1, 20), torch.tensor([20])).pointers.shape == (1, 20)
+
+
+# --- loss and metrics ----------------------------------------------------------------------------
+
+
+def test_loss_counts_every_copy_of_a_duplicate():
+    batch = sort_batch_from_arrays([[2.0, 1.0, 1.0]])
+    model = small_model()
+    output = model(batch.inputs, batch.lengths, teacher_forcing=1.0)
+    # Step 0: the right value 1 sits at positions 1 and 2, so -log(p_1 + p_2).
+    p = output.log_probs[0, 0].exp()
+    step0 = -math.log(p[1].item() + p[2].item())
+    # Step 1 (after position 1 was fed): only position 2; step 2: only position 0.
+    step1 = -output.log_probs[0, 1, 2].item()
+    step2 = -output.log_probs[0, 2, 0].item()
+    assert sort_loss(output, batch.inputs, batch.lengths).item() == pytest.approx((step0 + step1 + step2) / 3, abs=1e-5)
+
+
+def test_metrics_by_hand():
+    batch = sort_batch_from_arrays([[3, 1, 2], [5, 5, 4], [9, 8]])
+    pointers = torch.tensor([
+        [1, 2, 0],  # 1 2 3: right
+        [2, 1, 0],  # 4 5 5: right (either copy of 5 may come first)
+        [0, 1, -1],  # 9 8: both places wrong
+    ])
+    metrics = sort_metrics(pointers, batch)
+    assert metrics.exact_match == pytest.approx(2 / 3)
+    assert metrics.element_accuracy == pytest.approx(6 / 8)
+
+
+# --- training ------------------------------------------------------------------------------------
+
+
+def test_pointer_learns_small_integer_sorting():
+    result = train_sort(hidden=32, attention_dim=32, batch_size=64, min_len=3, max_len=6, target_accuracy=0.95,
+                        max_train_steps=150, max_seconds=20, eval_every=10, eval_size=256, test_size=512,
+                        length_test_size=128, seed=0, device="cpu", progress=False)
+    # Chance exact match of a random permutation is at most 1/3! = 0.17 here, far less for longer arrays.
+    assert result.test.exact_match >= 0.8, result.test
+    assert result.history.step and result.history.metrics["exact_match"][-1] >= 0.8
+    assert set(result.by_length) == set(range(3, 13))
+    beam = evaluate_sort(result.model, sort_batch(256, 3, 6, generator=torch.Generator().manual_seed(9)), beam_width=3)
+    assert beam.exact_match >= 0.8
+
+
+def test_training_is_seeded():
+    kwargs = dict(hidden=8, attention_dim=8, batch_size=16, max_train_steps=3, target_accuracy=None, eval_every=10,
+                  eval_size=32, test_size=32, length_test_size=8, device="cpu", progress=False)
+    a, b = train_sort(seed=1, **kwargs), train_sort(seed=1, **kwargs)
+    for pa, pb in zip(a.model.parameters(), b.model.parameters()):
+        assert torch.equal(pa, pb)
+    assert a.history.loss == b.history.loss
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"min_len": 0}, "min_len must be an integer >= 1, got 0"),
+        ({"min_len": 7, "max_len": 6}, "max_len must be an integer >= min_len = 7, got 6"),
+        ({"order": "random"}, "order must be one of 'asc', 'desc'; got 'random'"),
+        ({"values": "str"}, "values must be one of 'int', 'float'; got 'str'"),
+        ({"decoder": "transformer"}, "decoder must be one of 'pointer', 'seq2seq', 'attention'"),
+        ({"teacher_forcing": 1.5}, "teacher_forcing must be in [0, 1], got 1.5"),
+        ({"target_accuracy": None, "max_seconds": None}, "training never stops"),
+    ],
+)
+def test_bad_config(overrides, message):
+    with pytest.raises(ValueError) as info:
+        SortConfig(**overrides).validate()
+    assert message in str(info.value)
+
+
+# --- CLI -----------------------------------------------------------------------------------------
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu"}
+    return subprocess.run([sys.executable, "-m", "ponderlib", "train", "sort", *args],
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_cli_json():
+    proc = run_cli("--values", "float", "--order", "desc", "--min-len", "3", "--max-len", "4", "--hidden", "8",
+                   "--max-train-steps", "5", "--seed", "2", "--threads", "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["task"] == "sort" and summary["values"] == "float" and summary["order"] == "desc"
+    assert summary["seed"] == 2 and summary["device"] == "cpu" and summary["train_steps"] <= 5
+    assert summary["reached_target"] == (summary["seconds_to_target"] is not None)
+    assert 0.0 <= summary["exact_match"] <= 1.0 and 0.0 <= summary["element_accuracy"] <= 1.0
+    assert list(summary["exact_match_by_length"]) == [str(n) for n in range(3, 9)]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--min-len", "0"], "min_len must be an integer >= 1, got 0"),
+        (["--min-len", "9", "--max-len", "4"], "max_len must be an integer >= min_len = 9, got 4"),
+        (["--order", "sideways"], "invalid choice: 'sideways'"),
+        (["--values", "str"], "invalid choice: 'str'"),
+    ],
+)
+def test_cli_bad_arguments_one_line(args, message):
+    proc = run_cli("--json", *args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], proc.stderr
