@@ -1,0 +1,244 @@
+"""Experiments the chapters run: hyperparameter sweeps, ACT against PonderNet, evaluation by difficulty.
+
+Each function trains or evaluates real models with :func:`ponderlib.training.train_parity` and
+returns plain measured numbers (floats and small tensors on the CPU), so a chapter only has to call
+one function, plot what comes back and assert on it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import torch
+from torch import nn
+
+from ponderlib.data import ParityBatch, make_generator, parity_batch
+from ponderlib.pondernet import PonderNet
+from ponderlib.training import ParityConfig, ParityResult, evaluate_parity, train_parity
+from ponderlib.validation import check_int
+
+
+@dataclass
+class SweepRun:
+    """One training run of a sweep, evaluated on a held-out batch.
+
+    Attributes:
+        value: the value of the swept hyperparameter in this run.
+        result: the trained model, its config and its training history.
+        accuracy: accuracy on the held-out batch, halting as the model halts at inference.
+        mean_steps: mean ponder steps executed at inference (``N(t)`` for ACT, the sampled halting
+            step for PonderNet).
+        halting_probs: mean ``p_n`` over the held-out batch, shape ``(max_steps,)``, zero after the
+            last step the unroll ran.
+    """
+
+    value: float
+    result: ParityResult
+    accuracy: float
+    mean_steps: float
+    halting_probs: torch.Tensor
+
+
+def mean_halting_distribution(halting_probs: torch.Tensor, max_steps: int) -> torch.Tensor:
+    """Mean of ``p_n`` over a batch ``(B, n_run)``, zero-padded to shape ``(max_steps,)``, on the CPU."""
+    check_int("max_steps", max_steps, minimum=halting_probs.shape[1])
+    mean = halting_probs.mean(dim=0).detach().cpu()  # (n_run,)
+    return torch.cat([mean, mean.new_zeros(max_steps - mean.shape[0])])
+
+
+def held_out_batch(
+    config: ParityConfig, size: int, seed: int = 12345, min_nonzero: int | None = None, max_nonzero: int | None = None
+) -> ParityBatch:
+    """A parity batch of ``size`` for ``config``'s vector length and device, drawn from its own seed.
+
+    The difficulty range defaults to ``config``'s (``min_nonzero``/``max_nonzero`` override it).
+    """
+    generator = make_generator(seed, config.device)
+    return parity_batch(
+        size,
+        config.n_elems,
+        config.min_nonzero if min_nonzero is None else min_nonzero,
+        config.max_nonzero if max_nonzero is None else max_nonzero,
+        generator=generator,
+    )
+
+
+def hyperparameter_sweep(
+    base: ParityConfig, name: str, values: Sequence[float], eval_size: int = 2048, seed: int = 12345
+) -> list[SweepRun]:
+    """Train one model per value of the ``ParityConfig`` field ``name``; everything else as ``base``.
+
+    Every run sees the same training data (same seed) and the same budget, and is evaluated on the
+    same held-out batch of ``eval_size`` samples (drawn from ``seed``), halting as ``base`` says.
+
+    Raises:
+        ValueError: ``name`` is not a field of ``ParityConfig``, or ``values`` is empty.
+    """
+    if name not in ParityConfig.__dataclass_fields__:
+        raise ValueError(f"name must be a field of ParityConfig, got {name!r}")
+    if len(values) == 0:
+        raise ValueError("values must hold at least one value, got an empty sequence")
+    runs = []
+    for value in values:
+        result = train_parity(replace(base, **{name: value}))
+        batch = held_out_batch(result.config, eval_size, seed)
+        evaluation = evaluate_parity(
+            result.model, batch, halting=base.eval_halting, generator=make_generator(seed + 1, result.device)
+        )
+        runs.append(
+            SweepRun(
+                value=value,
+                result=result,
+                accuracy=evaluation.accuracy,
+                mean_steps=evaluation.steps.float().mean().item(),
+                halting_probs=mean_halting_distribution(evaluation.halting_probs, base.max_steps),
+            )
+        )
+    return runs
+
+
+def lambda_p_sweep(lambda_ps: Sequence[float], base: ParityConfig | None = None, **overrides) -> list[SweepRun]:
+    """PonderNet trained once per prior parameter ``lambda_p`` (base config: ``ParityConfig(**overrides)``)."""
+    base = ParityConfig(**overrides) if base is None else replace(base, **overrides)
+    if base.method != "pondernet":
+        raise ValueError(f"method must be 'pondernet' for a lambda_p sweep, got {base.method!r}")
+    return hyperparameter_sweep(base, "lambda_p", lambda_ps)
+
+
+def compare_methods(base: ParityConfig, **method_overrides: Mapping[str, object]) -> dict[str, ParityResult]:
+    """Train ACT and PonderNet on the same data, model size and budget as ``base``.
+
+    ``method_overrides`` optionally maps ``"act"`` or ``"pondernet"`` to extra config fields for
+    that method only (e.g. ``act={"tau": 0.001}``). Returns ``{"act": ..., "pondernet": ...}``.
+    """
+    unknown = set(method_overrides) - {"act", "pondernet"}
+    if unknown:
+        raise ValueError(f"method_overrides keys must be 'act' or 'pondernet', got {sorted(unknown)}")
+    return {
+        method: train_parity(replace(base, method=method, **dict(method_overrides.get(method, {}))))
+        for method in ("act", "pondernet")
+    }
+
+
+@dataclass
+class DifficultyEvaluation:
+    """A parity model evaluated separately at each difficulty (number of non-zero entries).
+
+    Attributes:
+        difficulty: the difficulties, shape ``(D,)``, int64.
+        accuracy: accuracy at each difficulty, shape ``(D,)``.
+        mean_steps: mean ponder steps executed at inference, shape ``(D,)``.
+        expected_steps: mean ``E[n] = sum_n n p_n`` (PonderNet) or ``N(t)`` (ACT's training-mode
+            ``p_n``), shape ``(D,)``.
+    """
+
+    difficulty: torch.Tensor
+    accuracy: torch.Tensor
+    mean_steps: torch.Tensor
+    expected_steps: torch.Tensor
+
+    def accuracy_on(self, difficulties: Sequence[int]) -> float:
+        """Accuracy averaged over the given difficulties (equal samples per difficulty)."""
+        mask = torch.isin(self.difficulty, torch.as_tensor(list(difficulties)))
+        if not bool(mask.any()):
+            raise ValueError(f"difficulties must include some of {self.difficulty.tolist()}, got {list(difficulties)}")
+        return self.accuracy[mask].mean().item()
+
+
+def evaluate_by_difficulty(
+    model: nn.Module,
+    n_elems: int,
+    difficulties: Sequence[int] | None = None,
+    samples_per_difficulty: int = 1024,
+    halting: str = "sample",
+    seed: int = 54321,
+) -> DifficultyEvaluation:
+    """Accuracy and ponder steps of ``model`` at each difficulty (default ``1..n_elems``).
+
+    Each difficulty gets its own batch of ``samples_per_difficulty`` vectors with exactly that many
+    non-zero entries, on the model's device, drawn from ``seed``.
+    """
+    difficulties = list(range(1, n_elems + 1)) if difficulties is None else list(difficulties)
+    if not difficulties:
+        raise ValueError("difficulties must hold at least one difficulty, got an empty sequence")
+    device = next(model.parameters()).device
+    generator = make_generator(seed, device)
+    accuracy, mean_steps, expected = [], [], []
+    for difficulty in difficulties:
+        check_int("difficulty", difficulty, minimum=1, maximum=n_elems)
+        batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator)
+        evaluation = evaluate_parity(model, batch, halting=halting, generator=generator)
+        accuracy.append(evaluation.accuracy)
+        mean_steps.append(evaluation.steps.float().mean().item())
+        expected.append(evaluation.expected_steps.mean().item())
+    return DifficultyEvaluation(
+        difficulty=torch.tensor(difficulties),
+        accuracy=torch.tensor(accuracy),
+        mean_steps=torch.tensor(mean_steps),
+        expected_steps=torch.tensor(expected),
+    )
+
+
+@dataclass
+class InferenceCompute:
+    """Compute PonderNet spends when it halts for real, against always running ``max_steps``.
+
+    Attributes:
+        sample_steps: step-function evaluations summed over samples, halting by sampling.
+        full_sample_steps: ``B * max_steps``, the evaluations without halting.
+        steps_executed: times the step function ran on the (shrinking) batch.
+        max_steps: ``N``.
+        seconds_halting: wall time of :meth:`PonderNet.infer` (median of ``repeats``).
+        seconds_full: wall time of ``max_steps`` step-function calls on the whole batch (median).
+    """
+
+    sample_steps: int
+    full_sample_steps: int
+    steps_executed: int
+    max_steps: int
+    seconds_halting: float
+    seconds_full: float
+
+    @property
+    def fraction_of_full(self) -> float:
+        """``sample_steps / full_sample_steps``: the share of the full-unroll compute spent."""
+        return self.sample_steps / self.full_sample_steps
+
+
+def _median_seconds(run, repeats: int, device: torch.device) -> float:
+    times = []
+    for _ in range(repeats):
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        start = time.perf_counter()
+        run()
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]
+
+
+@torch.no_grad()
+def inference_compute(model: PonderNet, inputs: torch.Tensor, repeats: int = 5, seed: int = 0) -> InferenceCompute:
+    """Measure the compute :meth:`PonderNet.infer` (``halting="sample"``) saves on ``inputs`` ``(B, ...)``."""
+    if not isinstance(model, PonderNet):
+        raise ValueError(f"model must be a PonderNet, got {type(model).__name__}")
+    check_int("repeats", repeats, minimum=1)
+    model.eval()
+    inference = model.infer(inputs, halting="sample", generator=make_generator(seed, inputs.device))
+
+    def full_unroll() -> None:
+        h = inputs.new_zeros(inputs.shape[0], model.hidden_size)  # (B, H)
+        for _ in range(model.max_steps):
+            _, h, _ = model.step(inputs, h)
+
+    return InferenceCompute(
+        sample_steps=inference.sample_steps,
+        full_sample_steps=inputs.shape[0] * model.max_steps,
+        steps_executed=inference.steps_executed,
+        max_steps=model.max_steps,
+        seconds_halting=_median_seconds(lambda: model.infer(inputs, halting="sample"), repeats, inputs.device),
+        seconds_full=_median_seconds(full_unroll, repeats, inputs.device),
+    )
