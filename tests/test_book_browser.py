@@ -1,0 +1,329 @@
+"""The built HTML book, opened page by page in a real browser, with no kernel and no network.
+
+The book is built from the committed, executed chapters (``execute_notebooks: off`` in
+``_config.yml``) into a temporary folder, served on 127.0.0.1 and opened in headless Debian
+Chromium through Playwright. The JavaScript that ``_config.yml`` loads from jsDelivr (MathJax,
+RequireJS and the ipywidgets html-manager) is served from ``node_modules/`` (``npm ci``), at the
+versions the URLs name; any other request leaving the machine is blocked and reported.
+
+Nothing here names a chapter: pages are discovered from the build, widgets from each page's
+embedded widget state. Screenshots of every control before and after it is moved are written to
+``test-output/browser/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import mimetypes
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from urllib.parse import urldefrag, urljoin, urlparse
+
+import pytest
+import yaml
+
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+    from playwright.sync_api import sync_playwright
+except ImportError:
+    sync_playwright = None
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+REPOSITORY = urlparse(CONFIG["repository"]["url"]).path.strip("/")  # "owner/name"
+BRANCH = CONFIG["repository"]["branch"]
+NODE_MODULES = ROOT / "node_modules"
+OUTPUT = ROOT / "test-output" / "browser"
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+JSDELIVR_NPM = re.compile(r"^https://cdn\.jsdelivr\.net/npm/((?:@[^/@]+/)?[^/@]+)@([^/]+)/([^?#]*)")
+# Widget models a reader moves; a page must render one control per such model in its state.
+CONTROL_MODELS = {
+    "SelectionSliderModel": ".widget-slider .noUi-handle",
+    "IntSliderModel": ".widget-slider .noUi-handle",
+    "FloatSliderModel": ".widget-slider .noUi-handle",
+    "FloatLogSliderModel": ".widget-slider .noUi-handle",
+    "DropdownModel": ".widget-dropdown select",
+}
+CONTROL_SELECTOR = ", ".join(sorted(set(CONTROL_MODELS.values())))
+WIDGET_STATE = 'script[type="application/vnd.jupyter.widget-state+json"]'
+WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
+
+
+def _unavailable(reason: str) -> None:
+    """Under CI a missing browser is a failure; elsewhere the test says why it skips."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason} (CI=true: the browser test must run; .ci/run installs what it needs)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory) -> tuple[pathlib.Path, str]:
+    """Build the book as committed, without executing it; return the HTML folder and the log."""
+    assert CONFIG["execute"]["execute_notebooks"] == "off", "the browser test must not re-execute chapters"
+    out = tmp_path_factory.mktemp("book")
+    result = subprocess.run(
+        [pathlib.Path(sys.executable).with_name("jupyter-book"), "build", str(ROOT), "--path-output", str(out)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, f"jupyter-book build failed:\n{log[-6000:]}"
+    return out / "_build" / "html", log
+
+
+@pytest.fixture(scope="module")
+def server(build):
+    """Serve the built book on an ephemeral loopback port."""
+    html, _ = build
+    handler = functools.partial(_QuietHandler, directory=str(html))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+        httpd.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.is_file():
+        _unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
+    if not (NODE_MODULES / "@jupyter-widgets" / "html-manager").is_dir():
+        _unavailable("the widget JavaScript is not installed in node_modules/ (run `npm ci`)")
+    if sync_playwright is None:
+        _unavailable("the playwright Python package is not installed")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def test_book_builds_without_warnings(build):
+    _, log = build
+    warnings = [line for line in log.splitlines() if "WARNING:" in line and "WARNING: Location" not in line]
+    assert not warnings, "the book builds with warnings:\n" + "\n".join(warnings)
+
+
+def _pages(html: pathlib.Path) -> list[pathlib.Path]:
+    """Every page of the build: the HTML files outside Sphinx's asset folders."""
+    return sorted(
+        page.relative_to(html)
+        for page in html.rglob("*.html")
+        if not page.relative_to(html).parts[0].startswith("_")
+    )
+
+
+def _local_file(url: str) -> pathlib.Path | None:
+    """The node_modules/ file that stands in for a jsDelivr npm URL, at the version it names."""
+    match = JSDELIVR_NPM.match(url)
+    if not match:
+        return None
+    package, version, path = match.groups()
+    manifest = NODE_MODULES / package / "package.json"
+    if not manifest.is_file():
+        return None
+    installed = json.loads(manifest.read_text(encoding="utf-8"))["version"]
+    assert installed == version, f"{url} asks for {package}@{version} but node_modules holds {installed}"
+    file = NODE_MODULES / package / path
+    return file if file.is_file() else None
+
+
+class _Network:
+    """Loopback passes, jsDelivr npm URLs are answered from node_modules/, the rest is blocked."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.blocked: list[str] = []
+
+    def __call__(self, route):
+        url = route.request.url
+        if url.startswith(self.base):
+            return route.continue_()
+        file = _local_file(url)
+        if file is None:
+            self.blocked.append(url)
+            return route.abort()
+        content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        return route.fulfill(
+            path=str(file), content_type=content_type, headers={"Access-Control-Allow-Origin": "*"}
+        )
+
+
+def _launch_problems(page, relative: pathlib.Path) -> list[str]:
+    """A chapter page must offer Binder, Colab and live code, all on this repository."""
+    notebook = relative.with_suffix(".ipynb").as_posix()
+    binder = f"https://mybinder.org/v2/gh/{REPOSITORY}/{BRANCH}?urlpath=tree/{notebook}"
+    colab = f"https://colab.research.google.com/github/{REPOSITORY}/blob/{BRANCH}/{notebook}"
+    problems = []
+    for name, url in [("Binder", binder), ("Colab", colab)]:
+        if page.locator(f'a[href="{url}"]').count() != 1:
+            problems.append(f"no {name} launch button pointing at {url}")
+    if page.locator("button.btn-launch-thebe").count() != 1:
+        problems.append("no live code (Thebe) launch button")
+    thebe_config = " ".join(page.locator('script[type="text/x-thebe-config"]').all_text_contents())
+    if f'repo: "{REPOSITORY}"' not in thebe_config:
+        problems.append(f"the live code configuration does not name the repository {REPOSITORY}")
+    return problems
+
+
+def _wait_for_images(page) -> list[str]:
+    """Sources of the images that did not load (natural size 0)."""
+    return page.evaluate(
+        """async () => {
+            const images = [...document.images];
+            images.forEach((image) => { image.loading = "eager"; });
+            await Promise.all(images.map((image) => image.complete ? null :
+                new Promise((done) => { image.onload = image.onerror = done; setTimeout(done, 10000); })));
+            return images.filter((image) => !(image.naturalWidth > 0 && image.naturalHeight > 0))
+                         .map((image) => image.currentSrc || image.src || image.outerHTML.slice(0, 120));
+        }"""
+    )
+
+
+def _math_problems(page) -> list[str]:
+    if page.locator(".math").count() == 0:
+        return []
+    rendered = page.evaluate(
+        """async () => {
+            if (!window.MathJax || !MathJax.startup) return "MathJax did not load";
+            await MathJax.startup.promise;
+            const math = [...document.querySelectorAll(".math")];
+            const raw = math.filter((node) => !node.querySelector("mjx-container"));
+            if (raw.length) return `${raw.length} of ${math.length} formulas not typeset, e.g. ${raw[0].textContent.slice(0, 60)}`;
+            const errors = document.querySelectorAll("mjx-merror");
+            if (errors.length) return `MathJax error: ${errors[0].textContent.slice(0, 80)}`;
+            return "";
+        }"""
+    )
+    return [rendered] if rendered else []
+
+
+def _visible_images(page, container) -> list[str]:
+    return container.evaluate(
+        """(node) => [...node.querySelectorAll("img")]
+            .filter((image) => image.getBoundingClientRect().width > 0 && image.naturalWidth > 0)
+            .map((image) => image.src)"""
+    )
+
+
+def _widget_problems(page, slug: str) -> list[str]:
+    """Every control in the embedded widget state renders, and moving it changes the figure."""
+    states = [json.loads(text) for text in page.locator(WIDGET_STATE).all_text_contents()]
+    models = {model_id: model for state in states for model_id, model in state["state"].items()}
+    views = [json.loads(text)["model_id"] for text in page.locator(WIDGET_VIEW).all_text_contents()]
+    problems = [f"widget view {view} has no embedded state" for view in views if view not in models]
+    expected = sum(model["model_name"] in CONTROL_MODELS for model in models.values())
+    if not views:
+        return problems
+    controls = page.locator(CONTROL_SELECTOR)
+    if expected:
+        try:
+            page.wait_for_function(
+                "([selector, n]) => document.querySelectorAll(selector).length >= n",
+                arg=[CONTROL_SELECTOR, expected],
+                timeout=30_000,
+            )
+        except PlaywrightTimeoutError:
+            pass  # reported below with the counts
+    if controls.count() != expected:
+        return problems + [f"{expected} controls in the widget state, {controls.count()} rendered"]
+    for index in range(expected):
+        control = controls.nth(index)
+        container = control.locator("xpath=ancestor::*[.//img][1]")
+        before = _visible_images(page, container)
+        container.screenshot(path=str(OUTPUT / f"{slug}-control{index}-before.png"))
+        control.focus()
+        key = "ArrowDown" if control.evaluate("(node) => node.tagName") == "SELECT" else "ArrowRight"
+        page.keyboard.press(key)
+        try:
+            page.wait_for_function(
+                """([node, before]) => {
+                    const shown = [...node.querySelectorAll("img")]
+                        .filter((image) => image.getBoundingClientRect().width > 0 && image.naturalWidth > 0)
+                        .map((image) => image.src);
+                    return shown.length > 0 && JSON.stringify(shown) !== JSON.stringify(before);
+                }""",
+                arg=[container.element_handle(), before],
+                timeout=10_000,
+            )
+        except PlaywrightTimeoutError:
+            problems.append(f"control {index}: pressing {key} did not change the displayed figure")
+        container.screenshot(path=str(OUTPUT / f"{slug}-control{index}-after.png"))
+    return problems
+
+
+def test_every_page_works_without_a_kernel(build, server, browser):
+    html, _ = build
+    shutil.rmtree(OUTPUT, ignore_errors=True)
+    OUTPUT.mkdir(parents=True)
+    network = _Network(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.route("**/*", network)
+    problems: dict[str, list[str]] = {}
+    citations: list[tuple[str, str]] = []
+    bibliography_ids: dict[str, set[str]] = {}
+    pages = _pages(html)
+    assert pages, "the build holds no pages"
+    chapters = [page for page in pages if (html / "_sources" / page.with_suffix(".ipynb")).is_file()]
+    assert len(chapters) == len(list((ROOT / "book").glob("*.ipynb"))), "a chapter is missing from the build"
+
+    for relative in pages:
+        url = urljoin(server, relative.as_posix())
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        network.blocked.clear()
+        page.goto(url, wait_until="load")
+        page.wait_for_load_state("networkidle")
+        slug = relative.with_suffix("").as_posix().replace("/", "-")
+
+        found = [f"image did not load: {src}" for src in _wait_for_images(page)]
+        found += _math_problems(page)
+        found += _widget_problems(page, slug)
+        if relative in chapters:
+            found += _launch_problems(page, relative)
+        for selector, what in [(".output.traceback", "a Python traceback"), (".output.stderr", "a stderr box")]:
+            if page.locator(selector).count():
+                found.append(f"shows {what}: {page.locator(selector).first.inner_text()[:300]}")
+        if "Traceback (most recent call last)" in page.inner_text("body"):
+            found.append("shows a Python traceback")
+        page.wait_for_load_state("networkidle")
+        found += [f"JavaScript error: {error}" for error in errors]
+        found += [f"blocked request to the network: {blocked}" for blocked in network.blocked]
+
+        bibliography_ids[url] = set(page.eval_on_selector_all('[role="doc-biblioentry"]', "(nodes) => nodes.map((n) => n.id)"))
+        citations += [(url, href) for href in page.eval_on_selector_all("a.reference.internal[href*='#']", "(nodes) => nodes.map((n) => n.href)")]
+        if found:
+            problems[relative.as_posix()] = found
+        page.close()
+
+    for url, href in citations:
+        target, fragment = urldefrag(href)
+        if target != url and bibliography_ids.get(target) and fragment not in bibliography_ids[target]:
+            problems.setdefault(url, []).append(f"citation {href} points at no bibliography entry")
+    assert any(bibliography_ids.values()), "no page holds the bibliography"
+    context.close()
+    report = "\n".join(f"{page}:\n  " + "\n  ".join(found) for page, found in problems.items())
+    assert not problems, f"problems in the built book (screenshots in {OUTPUT}):\n{report}"
