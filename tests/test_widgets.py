@@ -1,15 +1,11 @@
 """figure_switcher: one image per figure, a control jslinked to the stack, figures closed."""
 
 import ipywidgets
-import matplotlib
+import matplotlib.pyplot as plt
+import pytest
+from ipywidgets.embed import embed_data
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pytest  # noqa: E402
-
-from ipywidgets.embed import embed_data  # noqa: E402
-
-from ponderlib.widgets import figure_switcher  # noqa: E402
+from ponderlib.widgets import figure_switcher
 
 
 def _figures(labels):
