@@ -242,3 +242,99 @@ def inference_compute(model: PonderNet, inputs: torch.Tensor, repeats: int = 5, 
         seconds_halting=_median_seconds(lambda: model.infer(inputs, halting="sample"), repeats, inputs.device),
         seconds_full=_median_seconds(full_unroll, repeats, inputs.device),
     )
+
+
+# --- ACT (chapter 1) -------------------------------------------------------------------------
+
+
+def pearson_correlation(x: torch.Tensor, y: torch.Tensor) -> float:
+    """Pearson's ``r`` between two 1-d tensors of equal length; NaN when either is constant."""
+    if x.dim() != 1 or x.shape != y.shape or x.shape[0] < 2:
+        raise ValueError(f"x and y must be 1-d of the same length >= 2, got shapes {tuple(x.shape)} and {tuple(y.shape)}")
+    x, y = x.double() - x.double().mean(), y.double() - y.double().mean()
+    denominator = (x.square().sum() * y.square().sum()).sqrt()
+    return float("nan") if denominator == 0 else (x * y).sum().div(denominator).item()
+
+
+@dataclass
+class PonderByDifficulty:
+    """ACT's ponder time ``N(t)`` on each sample of a held-out batch, next to the sample's difficulty.
+
+    Attributes:
+        difficulty: number of non-zero entries per sample, shape ``(B,)``, int64, CPU.
+        steps: ``N(t)`` per sample, shape ``(B,)``, int64, CPU.
+        correct: whether the parity was right, shape ``(B,)``, bool, CPU.
+        correlation: Pearson's ``r`` between ``difficulty`` and ``steps`` (NaN if ``N(t)`` is constant).
+    """
+
+    difficulty: torch.Tensor
+    steps: torch.Tensor
+    correct: torch.Tensor
+    correlation: float
+
+    def mean_steps_per_difficulty(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """The difficulties present ``(D,)`` and the mean ``N(t)`` at each ``(D,)``."""
+        levels = self.difficulty.unique()  # sorted
+        means = torch.stack([self.steps[self.difficulty == level].float().mean() for level in levels])
+        return levels, means
+
+
+def ponder_by_difficulty(model: nn.Module, batch: ParityBatch) -> PonderByDifficulty:
+    """Run the ACT parity ``model`` on ``batch`` and pair each sample's ``N(t)`` with its difficulty."""
+    evaluation = evaluate_parity(model, batch)
+    difficulty, steps = batch.difficulty.cpu(), evaluation.steps.cpu()
+    return PonderByDifficulty(
+        difficulty=difficulty,
+        steps=steps,
+        correct=evaluation.correct.cpu(),
+        correlation=pearson_correlation(difficulty.float(), steps.float()),
+    )
+
+
+@dataclass
+class TauRun:
+    """One ACT run of a ``tau`` sweep, evaluated on the sweep's held-out batch.
+
+    Attributes:
+        tau: the time penalty of this run.
+        result: the trained model, its config and its training history.
+        accuracy: held-out accuracy; ``error = 1 - accuracy``.
+        mean_steps: mean ``N(t)`` on the held-out batch.
+        ponder: per-sample ``N(t)`` against difficulty on the same batch.
+    """
+
+    tau: float
+    result: ParityResult
+    accuracy: float
+    mean_steps: float
+    ponder: PonderByDifficulty
+
+    @property
+    def error(self) -> float:
+        return 1.0 - self.accuracy
+
+
+def sweep_tau(
+    taus: Sequence[float], base: ParityConfig | None = None, eval_size: int = 2048, seed: int = 12345, **overrides
+) -> list[TauRun]:
+    """ACT trained once per time penalty ``tau`` (base config: ``ParityConfig(method="act", **overrides)``).
+
+    Every run has the same data, model size and budget (:func:`hyperparameter_sweep`) and is
+    evaluated on the same held-out batch of ``eval_size`` samples drawn from ``seed``.
+    """
+    base = ParityConfig(**{"method": "act", **overrides}) if base is None else replace(base, **overrides)
+    if base.method != "act":
+        raise ValueError(f"method must be 'act' for a tau sweep, got {base.method!r}")
+    runs = []
+    for sweep_run in hyperparameter_sweep(base, "tau", taus, eval_size, seed):
+        ponder = ponder_by_difficulty(sweep_run.result.model, held_out_batch(sweep_run.result.config, eval_size, seed))
+        runs.append(
+            TauRun(
+                tau=sweep_run.value,
+                result=sweep_run.result,
+                accuracy=sweep_run.accuracy,
+                mean_steps=sweep_run.mean_steps,
+                ponder=ponder,
+            )
+        )
+    return runs

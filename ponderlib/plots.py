@@ -173,3 +173,165 @@ def plot_sensitivity(act_runs: Sequence[object], pondernet_runs: Sequence[object
     axes[1, 0].set_ylabel("mean ponder steps")
     fig.tight_layout()
     return fig
+
+
+# --- ACT (chapter 1) -------------------------------------------------------------------------
+
+
+def plot_halting_sum(halting_units: Sequence[Sequence[float]], eps: float, labels: Sequence[str] | None = None) -> Figure:
+    """ACT's halting units ``h_n`` (bars) and their running sum (line) crossing ``1 - eps``, one panel per sample.
+
+    Args:
+        halting_units: ``h_n`` per sample, shape ``(B, max_steps)`` (nested lists or a tensor).
+        eps: the slack of the halting threshold ``1 - eps``.
+        labels: a title per panel (default ``"sample b"``).
+
+    The bars up to ``N(t)`` are drawn in ACT's colour, with the last one cut to the remainder
+    ``R(t)`` (the hatched part of ``h_N`` is the part ACT does not use); later steps are grey.
+    """
+    rows = [[float(h) for h in row] for row in halting_units]
+    fig, axes = plt.subplots(1, len(rows), figsize=(3.2 * len(rows), 3.0), sharey=True, squeeze=False)
+    color = METHOD_COLORS["act"]
+    for b, (ax, row) in enumerate(zip(axes[0], rows)):
+        steps = list(range(1, len(row) + 1))
+        running, cumulative = 0.0, []
+        for h in row:
+            running += h
+            cumulative.append(running)
+        crossed = [n for n, total in zip(steps, cumulative) if total >= 1.0 - eps]
+        halt_step = crossed[0] if crossed else len(row)
+        remainder = 1.0 - sum(row[: halt_step - 1])
+        for n, h in zip(steps, row):
+            if n < halt_step:
+                ax.bar(n, h, color=color, width=0.6)
+            elif n == halt_step:
+                ax.bar(n, remainder, color=color, width=0.6)
+                ax.bar(n, h - remainder, bottom=remainder, color="white", edgecolor=color, hatch="//", width=0.6)
+            else:
+                ax.bar(n, h, color="#cccccc", width=0.6)
+        ax.plot(steps, cumulative, "o-", color="black", ms=3, lw=1, label=r"$\sum_{n' \leq n} h_{n'}$")
+        ax.axhline(1.0 - eps, color="black", ls="--", lw=0.8, label=rf"$1-\epsilon = {1.0 - eps:g}$")
+        ax.set_title(labels[b] if labels else f"sample {b}", fontsize=9)
+        ax.text(
+            0.03, 0.97, f"N = {halt_step}\nR = {remainder:.2f}\nρ = {halt_step + remainder:.2f}",
+            transform=ax.transAxes, va="top", fontsize=8,
+        )
+        ax.set_xlabel("ponder step n")
+        ax.set_xticks(steps)
+    axes[0, 0].set_ylabel("halting unit $h_n$ / running sum")
+    axes[0, -1].legend(fontsize=7, loc="center right")
+    fig.suptitle("ACT halts at the first step whose running sum of $h_n$ reaches $1 - \\epsilon$")
+    fig.tight_layout()
+    return fig
+
+
+def _ponder_bubbles(ax, difficulty, steps, color: str) -> None:
+    """Counts of (difficulty, N) pairs as circles of area proportional to the count, and the mean N."""
+    pairs: dict[tuple[int, int], int] = {}
+    for d, n in zip(difficulty.tolist(), steps.tolist()):
+        pairs[(d, n)] = pairs.get((d, n), 0) + 1
+    largest = max(pairs.values())
+    ax.scatter(
+        [d for d, _ in pairs], [n for _, n in pairs], s=[250.0 * c / largest for c in pairs.values()],
+        color=color, alpha=0.35, edgecolors="none", label="samples (area: count)",
+    )
+    levels = sorted({d for d, _ in pairs})
+    means = [
+        sum(n * c for (d2, n), c in pairs.items() if d2 == d) / sum(c for (d2, _), c in pairs.items() if d2 == d)
+        for d in levels
+    ]
+    ax.plot(levels, means, "o-", color=color, label="mean $N(t)$")
+    ax.set_xlabel("difficulty (number of non-zero entries)")
+    ax.set_ylabel("ponder steps $N(t)$")
+    ax.set_xticks(levels)
+
+
+def plot_ponder_vs_difficulty(ponder, title: str | None = None) -> Figure:
+    """ACT's ponder time ``N(t)`` against the difficulty of each held-out parity vector.
+
+    Args:
+        ponder: a :class:`ponderlib.experiments.PonderByDifficulty`.
+    """
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    _ponder_bubbles(ax, ponder.difficulty, ponder.steps, METHOD_COLORS["act"])
+    ax.legend(fontsize=8)
+    ax.set_title(title or f"Ponder time against difficulty (Pearson r = {ponder.correlation:.2f})", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_tau_sweep(runs: Sequence[object]) -> Figure:
+    """Parity error and mean ponder time against the time penalty ``tau`` (log scale), as Graves' fig. 4.
+
+    Args:
+        runs: :class:`ponderlib.experiments.TauRun` list, one per ``tau``.
+    """
+    taus = [run.tau for run in runs]
+    color = METHOD_COLORS["act"]
+    fig, (ax_error, ax_steps) = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    ax_error.plot(taus, [100.0 * run.error for run in runs], "o-", color=color)
+    ax_error.set_ylabel("held-out error (%)")
+    ax_error.set_ylim(bottom=0)
+    ax_steps.plot(taus, [run.mean_steps for run in runs], "o-", color=color)
+    ax_steps.set_ylabel("mean ponder steps $N(t)$")
+    ax_steps.set_ylim(bottom=0)
+    for ax in (ax_error, ax_steps):
+        ax.set_xscale("log")
+        ax.set_xlabel(r"time penalty $\tau$ (log scale)")
+    fig.suptitle(r"ACT on parity: error and ponder time against $\tau$ (same budget per run)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_tau_run(run, max_steps: int | None = None) -> Figure:
+    """One ``tau`` of a sweep: the histogram of ``N(t)`` and ``N(t)`` against difficulty (one slider page).
+
+    Args:
+        run: a :class:`ponderlib.experiments.TauRun`.
+        max_steps: the x range of the histogram (default: the run's ``max_steps``).
+    """
+    color = METHOD_COLORS["act"]
+    max_steps = max_steps or run.result.config.max_steps
+    fig, (ax_hist, ax_difficulty) = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    steps = run.ponder.steps.tolist()
+    ax_hist.hist(steps, bins=[n - 0.5 for n in range(1, max_steps + 2)], color=color, rwidth=0.8)
+    ax_hist.set_xlabel("ponder steps $N(t)$")
+    ax_hist.set_ylabel("held-out samples")
+    ax_hist.set_xlim(0.5, max_steps + 0.5)
+    ax_hist.set_title("Halting step", fontsize=10)
+    _ponder_bubbles(ax_difficulty, run.ponder.difficulty, run.ponder.steps, color)
+    ax_difficulty.set_ylim(0.5, max_steps + 0.5)
+    ax_difficulty.legend(fontsize=8, loc="upper left")
+    r = "n/a (constant N)" if run.ponder.correlation != run.ponder.correlation else f"{run.ponder.correlation:.2f}"
+    ax_difficulty.set_title(f"Against difficulty (Pearson r = {r})", fontsize=10)
+    fig.suptitle(rf"$\tau$ = {run.tau:g}: accuracy {run.accuracy:.3f}, mean $N(t)$ = {run.mean_steps:.2f}")
+    fig.tight_layout()
+    return fig
+
+
+def plot_sequence_ponder(steps, difficulty, correct=None, title: str | None = None) -> Figure:
+    """ACT in an RNN: ``N(t)`` per sample (rows) and time step (columns), each cell labelled with its difficulty.
+
+    Args:
+        steps: ``N(t)``, shape ``(B, T)``.
+        difficulty: non-zero entries of each input, shape ``(B, T)``.
+        correct: optional ``(B, T)`` bool; wrong predictions are marked with a cross.
+    """
+    steps_rows = [[int(n) for n in row] for row in steps.tolist()]
+    difficulty_rows = difficulty.tolist()
+    rows, columns = len(steps_rows), len(steps_rows[0])
+    fig, ax = plt.subplots(figsize=(1.0 + 0.8 * columns, 0.8 + 0.32 * rows))
+    image = ax.imshow(steps_rows, cmap="Blues", aspect="auto", vmin=0)
+    for b in range(rows):
+        for t in range(columns):
+            shade = "white" if steps_rows[b][t] > 0.6 * image.norm.vmax else "black"
+            mark = "" if correct is None or bool(correct[b][t]) else " ✗"
+            ax.text(t, b, f"d={difficulty_rows[b][t]}{mark}", ha="center", va="center", fontsize=7, color=shade)
+    fig.colorbar(image, ax=ax, label="ponder steps $N(t)$")
+    ax.set_xticks(range(columns), [str(t + 1) for t in range(columns)])
+    ax.set_yticks(range(rows))
+    ax.set_xlabel("time step t")
+    ax.set_ylabel("sample")
+    ax.set_title(title or "ACT inside an RNN: ponder steps per time step (d: non-zero entries)", fontsize=10)
+    fig.tight_layout()
+    return fig
