@@ -206,7 +206,8 @@ def plot_halting_sum(halting_units: Sequence[Sequence[float]], eps: float, label
                 ax.bar(n, h, color=color, width=0.6)
             elif n == halt_step:
                 ax.bar(n, remainder, color=color, width=0.6)
-                ax.bar(n, h - remainder, bottom=remainder, color="white", edgecolor=color, hatch="//", width=0.6)
+                if h > remainder:  # at the max_steps cap R can exceed h_N, and nothing goes unused
+                    ax.bar(n, h - remainder, bottom=remainder, color="white", edgecolor=color, hatch="//", width=0.6)
             else:
                 ax.bar(n, h, color="#cccccc", width=0.6)
         ax.plot(steps, cumulative, "o-", color="black", ms=3, lw=1, label=r"$\sum_{n' \leq n} h_{n'}$")
@@ -219,7 +220,7 @@ def plot_halting_sum(halting_units: Sequence[Sequence[float]], eps: float, label
         ax.set_xlabel("ponder step n")
         ax.set_xticks(steps)
     axes[0, 0].set_ylabel("halting unit $h_n$ / running sum")
-    axes[0, -1].legend(fontsize=7, loc="center right")
+    axes[0, -1].legend(fontsize=7, loc="upper right")
     fig.suptitle("ACT halts at the first step whose running sum of $h_n$ reaches $1 - \\epsilon$")
     fig.tight_layout()
     return fig
@@ -310,7 +311,7 @@ def plot_tau_run(run, max_steps: int | None = None) -> Figure:
 
 
 def plot_sequence_ponder(steps, difficulty, correct=None, title: str | None = None) -> Figure:
-    """ACT in an RNN: ``N(t)`` per sample (rows) and time step (columns), each cell labelled with its difficulty.
+    """ACT in an RNN: ``N(t)`` per sample (rows) and time step (columns), each cell labelled with ``N`` and the difficulty.
 
     Args:
         steps: ``N(t)``, shape ``(B, T)``.
@@ -320,18 +321,19 @@ def plot_sequence_ponder(steps, difficulty, correct=None, title: str | None = No
     steps_rows = [[int(n) for n in row] for row in steps.tolist()]
     difficulty_rows = difficulty.tolist()
     rows, columns = len(steps_rows), len(steps_rows[0])
-    fig, ax = plt.subplots(figsize=(1.0 + 0.8 * columns, 0.8 + 0.32 * rows))
+    fig, ax = plt.subplots(figsize=(1.5 + 1.0 * columns, 0.8 + 0.32 * rows))
     image = ax.imshow(steps_rows, cmap="Blues", aspect="auto", vmin=0)
     for b in range(rows):
         for t in range(columns):
             shade = "white" if steps_rows[b][t] > 0.6 * image.norm.vmax else "black"
             mark = "" if correct is None or bool(correct[b][t]) else " ✗"
-            ax.text(t, b, f"d={difficulty_rows[b][t]}{mark}", ha="center", va="center", fontsize=7, color=shade)
+            label = f"N={steps_rows[b][t]}, d={difficulty_rows[b][t]}{mark}"
+            ax.text(t, b, label, ha="center", va="center", fontsize=6.5, color=shade)
     fig.colorbar(image, ax=ax, label="ponder steps $N(t)$")
     ax.set_xticks(range(columns), [str(t + 1) for t in range(columns)])
     ax.set_yticks(range(rows))
     ax.set_xlabel("time step t")
     ax.set_ylabel("sample")
-    ax.set_title(title or "ACT inside an RNN: ponder steps per time step (d: non-zero entries)", fontsize=10)
+    ax.set_title(title or "ACT inside an RNN: ponder steps N per time step (d: non-zero entries)", fontsize=10)
     fig.tight_layout()
     return fig
