@@ -1,0 +1,105 @@
+"""Tests of what chapter 2 adds to ponderlib: experiment helpers and PonderNet plots (tiny, fast runs)."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pytest
+import torch
+
+from ponderlib import experiments, plots
+from ponderlib.halting import geometric_prior, pondernet_halting
+from ponderlib.training import ParityConfig
+
+TINY = ParityConfig(
+    n_elems=3, hidden=8, max_steps=5, target_accuracy=None, max_seconds=None, max_train_steps=2,
+    eval_every=1, eval_size=16, progress=False, device="cpu",
+)
+
+
+@pytest.fixture(scope="module")
+def tiny_runs():
+    return experiments.compare_methods(TINY)
+
+
+def test_mean_halting_distribution_pads_to_max_steps():
+    probs = torch.tensor([[0.5, 0.5], [1.0, 0.0]])
+    mean = experiments.mean_halting_distribution(probs, 4)
+    assert torch.allclose(mean, torch.tensor([0.75, 0.25, 0.0, 0.0]))
+    with pytest.raises(ValueError, match="max_steps"):
+        experiments.mean_halting_distribution(probs, 1)
+
+
+def test_lambda_p_sweep_returns_one_evaluated_run_per_value():
+    runs = experiments.lambda_p_sweep([0.3, 0.7], TINY)
+    assert [run.value for run in runs] == [0.3, 0.7]
+    for run in runs:
+        assert run.result.config.lambda_p == run.value
+        assert 0.0 <= run.accuracy <= 1.0
+        assert 1.0 <= run.mean_steps <= TINY.max_steps
+        assert run.halting_probs.shape == (TINY.max_steps,)
+        assert run.halting_probs.sum().item() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_sweeps_reject_bad_arguments():
+    with pytest.raises(ValueError, match="name"):
+        experiments.hyperparameter_sweep(TINY, "not_a_field", [1.0])
+    with pytest.raises(ValueError, match="values"):
+        experiments.hyperparameter_sweep(TINY, "tau", [])
+    with pytest.raises(ValueError, match="method"):
+        experiments.lambda_p_sweep([0.5], TINY, method="act")
+
+
+def test_tau_sweep_with_act_and_compare_methods_train_the_same_budget():
+    act_runs = experiments.hyperparameter_sweep(ParityConfig(**{**TINY.__dict__, "method": "act"}), "tau", [0.01])
+    assert act_runs[0].result.config.method == "act"
+    runs = experiments.compare_methods(TINY, act={"tau": 0.05})
+    assert set(runs) == {"act", "pondernet"}
+    assert runs["act"].config.tau == 0.05
+    assert runs["act"].fit.train_steps == runs["pondernet"].fit.train_steps == TINY.max_train_steps
+    with pytest.raises(ValueError, match="method_overrides"):
+        experiments.compare_methods(TINY, lstm={})
+
+
+def test_evaluate_by_difficulty_covers_each_difficulty(tiny_runs):
+    runs = tiny_runs
+    evaluation = experiments.evaluate_by_difficulty(runs["pondernet"].model, 3, samples_per_difficulty=8)
+    assert evaluation.difficulty.tolist() == [1, 2, 3]
+    assert evaluation.accuracy.shape == evaluation.mean_steps.shape == evaluation.expected_steps.shape == (3,)
+    assert evaluation.accuracy_on([1, 2, 3]) == pytest.approx(evaluation.accuracy.mean().item())
+    with pytest.raises(ValueError, match="difficult"):
+        evaluation.accuracy_on([7])
+    with pytest.raises(ValueError, match="difficulty"):
+        experiments.evaluate_by_difficulty(runs["act"].model, 3, difficulties=[4])
+
+
+def test_inference_compute_counts_step_evaluations(tiny_runs):
+    model = tiny_runs["pondernet"].model
+    inputs = experiments.held_out_batch(TINY, 32).inputs
+    compute = experiments.inference_compute(model, inputs, repeats=1)
+    assert compute.full_sample_steps == 32 * TINY.max_steps
+    assert 32 <= compute.sample_steps <= compute.full_sample_steps
+    assert 0.0 < compute.fraction_of_full <= 1.0
+    assert 1 <= compute.steps_executed <= TINY.max_steps
+    with pytest.raises(ValueError, match="PonderNet"):
+        experiments.inference_compute(torch.nn.Linear(3, 1), inputs)
+
+
+def test_pondernet_plots_return_labelled_figures(tiny_runs):
+    lambdas = torch.tensor([[0.2, 0.5, 0.3]])
+    runs = tiny_runs
+    evaluations = {m: experiments.evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4) for m, r in runs.items()}
+    sweep = experiments.lambda_p_sweep([0.5], TINY)
+    figures = [
+        plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
+        plots.plot_halting_vs_prior({"a": sweep[0].halting_probs, "b": sweep[0].halting_probs}, geometric_prior(0.5, 5), 0.5),
+        plots.plot_training_histories({m: r.history for m, r in runs.items()}),
+        plots.plot_by_difficulty(evaluations, trained_max=2),
+        plots.plot_sensitivity(sweep, sweep),
+    ]
+    for figure in figures:
+        assert figure.axes and all(ax.get_xlabel() or ax.get_title() for ax in figure.axes)
+        plt.close(figure)
