@@ -241,6 +241,7 @@ def test_training_is_seeded():
         ({"values": "str"}, "values must be one of 'int', 'float'; got 'str'"),
         ({"decoder": "transformer"}, "decoder must be one of 'pointer', 'seq2seq', 'attention'"),
         ({"teacher_forcing": 1.5}, "teacher_forcing must be in [0, 1], got 1.5"),
+        ({"threads": 0}, "threads must be an integer >= 1, got 0"),
         ({"target_accuracy": None, "max_seconds": None}, "training never stops"),
     ],
 )
