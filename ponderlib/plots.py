@@ -262,7 +262,7 @@ def plot_ponder_vs_difficulty(ponder, title: str | None = None) -> Figure:
 
 
 def plot_tau_sweep(runs: Sequence[object]) -> Figure:
-    """Parity error and mean ponder time against the time penalty ``tau`` (log scale), as Graves' fig. 4.
+    """Parity error and mean ponder time against the time penalty ``tau`` (log scale), as in Graves' parity experiments.
 
     Args:
         runs: :class:`ponderlib.experiments.TauRun` list, one per ``tau``.
