@@ -23,7 +23,7 @@ from ponderlib.act import ACT, ACTRNN
 from ponderlib.data import ParityBatch, make_generator, parity_sequence_batch
 from ponderlib.device import get_device
 from ponderlib.losses import act_loss
-from ponderlib.training import FitResult, fit
+from ponderlib.training import FitResult, History, fit
 from ponderlib.validation import check_int, check_non_negative, check_positive
 
 
@@ -133,7 +133,7 @@ class SequenceResult:
     mean_ponder_steps: float
 
     @property
-    def history(self):
+    def history(self) -> History:
         return self.fit.history
 
 
