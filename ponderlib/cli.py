@@ -15,6 +15,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from ponderlib.pointer import add_sort_arguments, run_sort
 from ponderlib.training import METHODS, ParityConfig, train_parity
 
 
@@ -44,6 +45,8 @@ def _add_parity_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-train-steps", type=int, default=defaults.max_train_steps)
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--device", default=defaults.device, help="cpu, cuda, ... (default: auto)")
+    parser.add_argument("--threads", type=int, default=defaults.threads,
+                        help="torch CPU threads (1 is fastest for these small models on a 2-core CPU)")
 
 
 def _run_parity(args: argparse.Namespace) -> dict:
@@ -65,6 +68,7 @@ def _run_parity(args: argparse.Namespace) -> dict:
         max_train_steps=args.max_train_steps,
         seed=args.seed,
         device=args.device,
+        threads=args.threads,
         progress=not args.quiet,
     )
     return train_parity(config).summary()
@@ -81,14 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_parity_arguments(parity)
     parity.set_defaults(run=_run_parity)
 
-    try:
-        from ponderlib.pointer import add_sort_arguments, run_sort
-    except ImportError:  # the pointer-network module is optional for the parity CLI
-        pass
-    else:
-        sort = tasks.add_parser("sort", help="pointer network (or a seq2seq baseline) on sorting")
-        add_sort_arguments(sort)
-        sort.set_defaults(run=run_sort)
+    sort = tasks.add_parser("sort", help="pointer network (or a seq2seq baseline) on sorting")
+    add_sort_arguments(sort)
+    sort.set_defaults(run=run_sort)
 
     for sub in tasks.choices.values():
         sub.add_argument("--json", action="store_true", help="print only the final JSON summary on stdout")
