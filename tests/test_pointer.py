@@ -232,6 +232,32 @@ def test_training_is_seeded():
     assert a.history.loss == b.history.loss
 
 
+def test_ctrl_c_returns_the_model_trained_so_far(monkeypatch):
+    import ponderlib.pointer as pointer_module
+
+    calls = {"n": 0}
+    real_loss = pointer_module.sort_loss
+
+    def interrupting_loss(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real_loss(*args, **kwargs)
+
+    monkeypatch.setattr(pointer_module, "sort_loss", interrupting_loss)
+    result = train_sort(hidden=8, attention_dim=8, batch_size=16, max_train_steps=100, eval_every=50, eval_size=32,
+                        test_size=32, length_test_size=8, device="cpu", progress=False)
+    assert result.fit.interrupted and result.fit.train_steps == 3
+    assert result.history.step == [3] and 0.0 <= result.test.exact_match <= 1.0
+
+
+def test_time_budget_stops_training():
+    result = train_sort(hidden=8, attention_dim=8, batch_size=16, target_accuracy=1.0, max_seconds=0.5, eval_every=5,
+                        eval_size=32, test_size=32, length_test_size=8, values="float", device="cpu", progress=False)
+    assert result.fit.seconds < 5 and not result.fit.interrupted
+    assert result.summary()["reached_target"] == (result.summary()["seconds_to_target"] is not None)
+
+
 @pytest.mark.parametrize(
     "overrides, message",
     [
