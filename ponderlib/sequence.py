@@ -37,7 +37,11 @@ def act_sequence_model(n_elems: int, hidden: int = 64, max_steps: int = 12, eps:
 
 @dataclass
 class SequenceConfig:
-    """A sequence-parity run of :func:`train_act_sequence`; the defaults train on a 2-core CPU in seconds."""
+    """A sequence-parity run of :func:`train_act_sequence`; the defaults train on a 2-core CPU in seconds.
+
+    ``threads`` is passed to ``torch.set_num_threads`` before training (``None`` leaves torch's
+    choice), as in :class:`ponderlib.training.ParityConfig`.
+    """
 
     n_elems: int = 6
     seq_len: int = 5
@@ -55,6 +59,7 @@ class SequenceConfig:
     eval_size: int = 512
     seed: int = 0
     device: str | None = None
+    threads: int | None = 1
     progress: bool = True
 
     def validate(self) -> None:
@@ -80,6 +85,8 @@ class SequenceConfig:
         check_int("eval_every", self.eval_every, minimum=1)
         check_int("eval_size", self.eval_size, minimum=1)
         check_int("seed", self.seed, minimum=0)
+        if self.threads is not None:
+            check_int("threads", self.threads, minimum=1)
         get_device(self.device)
 
 
@@ -149,6 +156,8 @@ def train_act_sequence(config: SequenceConfig | None = None, **overrides) -> Seq
         raise ValueError("pass either a SequenceConfig or keyword overrides, not both")
     config.validate()
     device = get_device(config.device)
+    if config.threads is not None:
+        torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     model = act_sequence_model(config.n_elems, config.hidden, config.max_steps, config.eps).to(device)
     data_generator = make_generator(config.seed, device)

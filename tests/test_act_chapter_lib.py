@@ -121,7 +121,7 @@ def test_train_act_sequence_is_seeded_and_records_history():
 
 @pytest.mark.parametrize(
     "field, value",
-    [("n_elems", 0), ("seq_len", 0), ("tau", -1.0), ("eps", 1.0), ("target_accuracy", 1.5)],
+    [("n_elems", 0), ("seq_len", 0), ("tau", -1.0), ("eps", 1.0), ("target_accuracy", 1.5), ("threads", 0)],
 )
 def test_sequence_config_rejects_bad_values(field, value):
     with pytest.raises(ValueError, match=field):
