@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.halting import _act_halting
+from ponderlib.halting import act_halting
 from ponderlib.validation import check_int, check_rank
 
 
@@ -105,7 +105,7 @@ class ACT(nn.Module):
             halting_sum = halting_sum + h.detach()
             if n < self.max_steps and bool((halting_sum >= 1.0 - self.eps).all()):
                 break  # every sample has halted: the remaining steps would all get p_n = 0
-        halting = _act_halting(torch.stack(halting_units, dim=1), self.eps)  # p: (B, n_run)
+        halting = act_halting(torch.stack(halting_units, dim=1), self.eps, check_values=False)  # p: (B, n_run)
         p = halting.halting_probs.unsqueeze(2)  # (B, n_run, 1)
         return ACTOutput(
             output=(p * torch.stack(outputs, dim=1)).sum(dim=1),  # (B, O)

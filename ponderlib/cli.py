@@ -39,7 +39,8 @@ def _add_parity_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-nonzero", type=int, default=defaults.min_nonzero)
     parser.add_argument("--max-nonzero", type=int, default=defaults.max_nonzero)
     parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    parser.add_argument("--lr", type=float, default=defaults.lr)
+    parser.add_argument("--lr", type=float, default=defaults.lr,
+                        help="Adam learning rate (default: 5e-3 for ACT, 1e-2 for PonderNet)")
     parser.add_argument("--target-accuracy", type=float, default=defaults.target_accuracy)
     parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds)
     parser.add_argument("--max-train-steps", type=int, default=defaults.max_train_steps)

@@ -48,7 +48,7 @@ class ACTHalting:
     ponder_cost: torch.Tensor
 
 
-def act_halting(halting_units: torch.Tensor, eps: float = 0.01) -> ACTHalting:
+def act_halting(halting_units: torch.Tensor, eps: float = 0.01, check_values: bool = True) -> ACTHalting:
     """ACT's ``N(t)``, ``R(t)``, ``p_n`` and ``rho`` from a full sequence of halting units.
 
     Args:
@@ -56,20 +56,18 @@ def act_halting(halting_units: torch.Tensor, eps: float = 0.01) -> ACTHalting:
             ``max_steps`` cap: a sample that has not crossed ``1 - eps`` by then halts there.
         eps: the slack in ``1 - eps`` (Graves eq. 5), in ``[0, 1)``. With ``eps > 0`` a single
             step can halt if ``h_1 >= 1 - eps``.
+        check_values: check that every ``h_n`` is in [0, 1]. The models pass False: their
+            ``h_n`` is a sigmoid, and the check would synchronise a GPU at every call.
 
     Returns:
         An :class:`ACTHalting` with ``halting_probs (B, max_steps)``, ``steps (B,)``,
         ``remainder (B,)`` and ``ponder_cost (B,)``.
     """
     check_rank("halting_units", halting_units, 2, "(batch, max_steps)")
-    check_probability_tensor("halting_units", halting_units)
+    if check_values:
+        check_probability_tensor("halting_units", halting_units)
     if not 0.0 <= eps < 1.0:
         raise ValueError(f"eps must be in [0, 1), got {eps}")
-    return _act_halting(halting_units, eps)
-
-
-def _act_halting(halting_units: torch.Tensor, eps: float) -> ACTHalting:
-    """:func:`act_halting` without the checks, for the models' hot path (``h_n`` is a sigmoid)."""
     max_steps = halting_units.shape[1]
     cumulative = halting_units.cumsum(dim=1)  # (B, N): sum_{n'<=n} h_n'
     crossed = cumulative >= 1.0 - eps  # (B, N)
@@ -90,7 +88,7 @@ def _act_halting(halting_units: torch.Tensor, eps: float) -> ACTHalting:
     )
 
 
-def pondernet_halting(lambdas: torch.Tensor) -> torch.Tensor:
+def pondernet_halting(lambdas: torch.Tensor, check_values: bool = True) -> torch.Tensor:
     """PonderNet's unconditional halting distribution ``p_n`` (Banino et al. 2021, eq. 1).
 
     ``p_n = lambda_n * prod_{j<n}(1 - lambda_j)`` for ``n < N`` and, for the last step,
@@ -100,18 +98,16 @@ def pondernet_halting(lambdas: torch.Tensor) -> torch.Tensor:
     Args:
         lambdas: ``lambda_n`` in [0, 1], shape ``(B, N)``. The last column is ignored (treated
             as 1) because the last step absorbs the leftover mass.
+        check_values: check that every ``lambda_n`` is in [0, 1]. The models pass False: their
+            ``lambda_n`` is a sigmoid, and the check would synchronise a GPU at every call.
 
     Returns:
         ``p``, shape ``(B, N)``, non-negative, rows summing to one. Differentiable everywhere,
         including at ``lambda`` exactly 0 or 1.
     """
     check_rank("lambdas", lambdas, 2, "(batch, max_steps)")
-    check_probability_tensor("lambdas", lambdas)
-    return _pondernet_halting(lambdas)
-
-
-def _pondernet_halting(lambdas: torch.Tensor) -> torch.Tensor:
-    """:func:`pondernet_halting` without the checks (which sync a GPU), for the models' hot path."""
+    if check_values:
+        check_probability_tensor("lambdas", lambdas)
     ones = torch.ones_like(lambdas[:, :1])  # (B, 1)
     # Probability of still running when step n starts: prod_{j<n}(1 - lambda_j).
     not_halted = torch.cat([ones, torch.cumprod(1.0 - lambdas[:, :-1], dim=1)], dim=1)  # (B, N)
@@ -133,7 +129,7 @@ def geometric_prior(lambda_p: float, max_steps: int, device: torch.device | str 
     check_lambda_p(lambda_p)
     check_max_steps(max_steps)
     lambdas = torch.full((1, max_steps), float(lambda_p), device=device)
-    return _pondernet_halting(lambdas)[0]
+    return pondernet_halting(lambdas, check_values=False)[0]
 
 
 def expected_steps(halting_probs: torch.Tensor) -> torch.Tensor:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.halting import _pondernet_halting
+from ponderlib.halting import pondernet_halting
 from ponderlib.validation import check_choice, check_int, check_rank
 
 HALTING_MODES = ("sample", "median")
@@ -104,7 +104,7 @@ class PonderNet(nn.Module):
         return PonderNetOutput(
             step_outputs=torch.stack(outputs, dim=1),  # (B, n_run, ...)
             lambdas=lambdas_t,
-            halting_probs=_pondernet_halting(lambdas_t),  # (B, n_run)
+            halting_probs=pondernet_halting(lambdas_t, check_values=False),  # (B, n_run)
         )
 
     @torch.no_grad()

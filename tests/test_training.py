@@ -75,3 +75,11 @@ def test_summary_has_the_cli_fields():
 def test_bad_config(overrides, name):
     with pytest.raises(ValueError, match=name):
         train_parity(ParityConfig(progress=False, **overrides))
+
+
+def test_learning_rate_defaults_per_method():
+    assert ParityConfig(method="act").learning_rate == 5e-3
+    assert ParityConfig(method="pondernet").learning_rate == 1e-2
+    assert ParityConfig(method="act", lr=0.1).learning_rate == 0.1
+    with pytest.raises(ValueError, match="lr must be a finite number > 0"):
+        ParityConfig(lr=0.0, progress=False).validate()
