@@ -25,7 +25,6 @@ duplicated value (see :func:`ponderlib.sorting.oracle_choices`).
 from __future__ import annotations
 
 import argparse
-import math
 from dataclasses import asdict, dataclass
 
 import torch
@@ -35,8 +34,8 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 from ponderlib.attention import AdditiveAttention, context, masked_log_softmax
 from ponderlib.device import get_device
 from ponderlib.sorting import ORDERS, VALUE_KINDS, SortBatch, check_lengths, oracle_choices, sort_batch
-from ponderlib.training import FitResult, History, fit
-from ponderlib.validation import check_choice, check_int, check_positive
+from ponderlib.training import FitResult, History, check_training_fields, fit, round_or_none, start_training
+from ponderlib.validation import check_choice, check_int
 
 DECODERS = ("pointer", "seq2seq", "attention")
 """The three decoders chapter 3 compares: pointer network, seq2seq, seq2seq with attention."""
@@ -428,25 +427,9 @@ class SortConfig:
         check_int("attention_dim", self.attention_dim, minimum=1)
         if not isinstance(self.teacher_forcing, (int, float)) or not 0.0 <= self.teacher_forcing <= 1.0:
             raise ValueError(f"teacher_forcing must be in [0, 1], got {self.teacher_forcing!r}")
-        check_int("batch_size", self.batch_size, minimum=1)
-        check_positive("lr", self.lr)
-        check_positive("grad_clip", self.grad_clip)
-        if self.target_accuracy is not None and not 0.0 < self.target_accuracy <= 1.0:
-            raise ValueError(f"target_accuracy must be in (0, 1], got {self.target_accuracy!r}")
-        if self.max_seconds is not None:
-            check_positive("max_seconds", self.max_seconds)
-        if self.max_train_steps is not None:
-            check_int("max_train_steps", self.max_train_steps, minimum=1)
-        if self.target_accuracy is None and self.max_seconds is None and self.max_train_steps is None:
-            raise ValueError("set at least one of target_accuracy, max_seconds, max_train_steps, or training never stops")
-        check_int("eval_every", self.eval_every, minimum=1)
-        check_int("eval_size", self.eval_size, minimum=1)
         check_int("test_size", self.test_size, minimum=1)
         check_int("length_test_size", self.length_test_size, minimum=1)
-        check_int("seed", self.seed, minimum=0)
-        if self.threads is not None:
-            check_int("threads", self.threads, minimum=1)
-        get_device(self.device)
+        check_training_fields(self)
 
 
 @dataclass
@@ -476,20 +459,16 @@ class SortResult:
             "device": str(self.device),
             "seed": self.config.seed,
             "reached_target": self.fit.reached_target,
-            "seconds_to_target": _round(self.fit.seconds_to_target),
-            "seconds": _round(self.fit.seconds),
+            "seconds_to_target": round_or_none(self.fit.seconds_to_target),
+            "seconds": round_or_none(self.fit.seconds),
             "train_steps": self.fit.train_steps,
-            "exact_match": _round(self.test.exact_match),
-            "element_accuracy": _round(self.test.element_accuracy),
-            "exact_match_by_length": {str(k): _round(v) for k, v in self.by_length.items()},
+            "exact_match": round_or_none(self.test.exact_match),
+            "element_accuracy": round_or_none(self.test.element_accuracy),
+            "exact_match_by_length": {str(k): round_or_none(v) for k, v in self.by_length.items()},
             "interrupted": self.fit.interrupted,
             "config": {k: v for k, v in asdict(self.config).items() if k not in ("progress", "device", "threads")},
             "torch_threads": torch.get_num_threads(),
         }
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None or math.isnan(value) else round(value, 4)
 
 
 def build_sort_model(config: SortConfig) -> SortNetwork:
@@ -511,11 +490,7 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
         config = SortConfig(**overrides)
     elif overrides:
         raise ValueError("pass either a SortConfig or keyword overrides, not both")
-    config.validate()
-    device = get_device(config.device)
-    if config.threads is not None:
-        torch.set_num_threads(config.threads)
-    torch.manual_seed(config.seed)
+    device = start_training(config)
     model = build_sort_model(config).to(device)
     data_generator = torch.Generator(device=device).manual_seed(config.seed)
     forcing_generator = torch.Generator(device=device).manual_seed(config.seed + 2_000_003)

@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 from ponderlib.halting import pondernet_halting
-from ponderlib.validation import check_choice, check_int, check_rank
+from ponderlib.validation import check_choice, check_int
 
 HALTING_MODES = ("sample", "median")
 

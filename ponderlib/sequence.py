@@ -21,10 +21,9 @@ from torch import nn
 
 from ponderlib.act import ACT, ACTRNN
 from ponderlib.data import ParityBatch, make_generator, parity_sequence_batch
-from ponderlib.device import get_device
 from ponderlib.losses import act_loss
-from ponderlib.training import FitResult, History, fit
-from ponderlib.validation import check_int, check_non_negative, check_positive
+from ponderlib.training import FitResult, History, check_training_fields, fit, start_training
+from ponderlib.validation import check_int, check_non_negative
 
 
 def act_sequence_model(n_elems: int, hidden: int = 64, max_steps: int = 12, eps: float = 0.01) -> ACTRNN:
@@ -71,23 +70,7 @@ class SequenceConfig:
         check_non_negative("tau", self.tau)
         if not 0.0 <= self.eps < 1.0:
             raise ValueError(f"eps must be in [0, 1), got {self.eps!r}")
-        check_int("batch_size", self.batch_size, minimum=1)
-        check_positive("lr", self.lr)
-        check_positive("grad_clip", self.grad_clip)
-        if self.target_accuracy is not None and not 0.0 < self.target_accuracy <= 1.0:
-            raise ValueError(f"target_accuracy must be in (0, 1], got {self.target_accuracy!r}")
-        if self.max_seconds is not None:
-            check_positive("max_seconds", self.max_seconds)
-        if self.max_train_steps is not None:
-            check_int("max_train_steps", self.max_train_steps, minimum=1)
-        if self.target_accuracy is None and self.max_seconds is None and self.max_train_steps is None:
-            raise ValueError("set at least one of target_accuracy, max_seconds, max_train_steps, or training never stops")
-        check_int("eval_every", self.eval_every, minimum=1)
-        check_int("eval_size", self.eval_size, minimum=1)
-        check_int("seed", self.seed, minimum=0)
-        if self.threads is not None:
-            check_int("threads", self.threads, minimum=1)
-        get_device(self.device)
+        check_training_fields(self)
 
 
 def sequence_loss(model: ACTRNN, batch: ParityBatch, tau: float) -> torch.Tensor:
@@ -154,11 +137,7 @@ def train_act_sequence(config: SequenceConfig | None = None, **overrides) -> Seq
         config = SequenceConfig(**overrides)
     elif overrides:
         raise ValueError("pass either a SequenceConfig or keyword overrides, not both")
-    config.validate()
-    device = get_device(config.device)
-    if config.threads is not None:
-        torch.set_num_threads(config.threads)
-    torch.manual_seed(config.seed)
+    device = start_training(config)
     model = act_sequence_model(config.n_elems, config.hidden, config.max_steps, config.eps).to(device)
     data_generator = make_generator(config.seed, device)
     held_out = parity_sequence_batch(

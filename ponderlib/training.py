@@ -158,6 +158,42 @@ def fit(
     )
 
 
+def check_training_fields(config) -> None:
+    """Check the fields every training config shares (parity, sequence parity, sorting).
+
+    ``batch_size``, ``lr`` (None allowed: a method default), ``grad_clip``, ``target_accuracy``,
+    ``max_seconds``, ``max_train_steps`` (and that at least one of the three stops training),
+    ``eval_every``, ``eval_size``, ``seed``, ``threads`` and ``device``.
+    """
+    check_int("batch_size", config.batch_size, minimum=1)
+    if config.lr is not None:
+        check_positive("lr", config.lr)
+    check_positive("grad_clip", config.grad_clip)
+    if config.target_accuracy is not None and not 0.0 < config.target_accuracy <= 1.0:
+        raise ValueError(f"target_accuracy must be in (0, 1], got {config.target_accuracy!r}")
+    if config.max_seconds is not None:
+        check_positive("max_seconds", config.max_seconds)
+    if config.max_train_steps is not None:
+        check_int("max_train_steps", config.max_train_steps, minimum=1)
+    if config.target_accuracy is None and config.max_seconds is None and config.max_train_steps is None:
+        raise ValueError("set at least one of target_accuracy, max_seconds, max_train_steps, or training never stops")
+    check_int("eval_every", config.eval_every, minimum=1)
+    check_int("eval_size", config.eval_size, minimum=1)
+    check_int("seed", config.seed, minimum=0)
+    if config.threads is not None:
+        check_int("threads", config.threads, minimum=1)
+    get_device(config.device)
+
+
+def start_training(config) -> torch.device:
+    """Validate ``config``, set the CPU threads it asks for, seed torch; return its device."""
+    config.validate()
+    if config.threads is not None:
+        torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    return get_device(config.device)
+
+
 @dataclass
 class ParityConfig:
     """Everything that defines a parity run. The defaults train on a 2-core CPU in seconds.
@@ -211,24 +247,7 @@ class ParityConfig:
         check_int("min_nonzero", self.min_nonzero, minimum=1, maximum=self.n_elems)
         if self.max_nonzero is not None:
             check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)
-        check_int("batch_size", self.batch_size, minimum=1)
-        if self.lr is not None:
-            check_positive("lr", self.lr)
-        check_positive("grad_clip", self.grad_clip)
-        if self.target_accuracy is not None and not 0.0 < self.target_accuracy <= 1.0:
-            raise ValueError(f"target_accuracy must be in (0, 1], got {self.target_accuracy!r}")
-        if self.max_seconds is not None:
-            check_positive("max_seconds", self.max_seconds)
-        if self.max_train_steps is not None:
-            check_int("max_train_steps", self.max_train_steps, minimum=1)
-        if self.target_accuracy is None and self.max_seconds is None and self.max_train_steps is None:
-            raise ValueError("set at least one of target_accuracy, max_seconds, max_train_steps, or training never stops")
-        check_int("eval_every", self.eval_every, minimum=1)
-        check_int("eval_size", self.eval_size, minimum=1)
-        check_int("seed", self.seed, minimum=0)
-        if self.threads is not None:
-            check_int("threads", self.threads, minimum=1)
-        get_device(self.device)
+        check_training_fields(self)
 
     @property
     def learning_rate(self) -> float:
@@ -340,11 +359,11 @@ class ParityResult:
             "device": str(self.device),
             "seed": self.config.seed,
             "reached_target": self.fit.reached_target,
-            "seconds_to_target": _round(self.fit.seconds_to_target),
-            "seconds": _round(self.fit.seconds),
+            "seconds_to_target": round_or_none(self.fit.seconds_to_target),
+            "seconds": round_or_none(self.fit.seconds),
             "train_steps": self.fit.train_steps,
-            "final_accuracy": _round(self.final_accuracy),
-            "mean_ponder_steps": _round(self.mean_ponder_steps),
+            "final_accuracy": round_or_none(self.final_accuracy),
+            "mean_ponder_steps": round_or_none(self.mean_ponder_steps),
             "interrupted": self.fit.interrupted,
             "config": {
                 **{k: v for k, v in asdict(self.config).items() if k not in ("progress", "device", "threads")},
@@ -354,7 +373,8 @@ class ParityResult:
         }
 
 
-def _round(value: float | None) -> float | None:
+def round_or_none(value: float | None) -> float | None:
+    """``value`` to 4 decimals for a JSON summary; None (and NaN) as None."""
     return None if value is None or math.isnan(value) else round(value, 4)
 
 
@@ -368,11 +388,7 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
         config = ParityConfig(**overrides)
     elif overrides:
         raise ValueError("pass either a ParityConfig or keyword overrides, not both")
-    config.validate()
-    device = get_device(config.device)
-    if config.threads is not None:
-        torch.set_num_threads(config.threads)
-    torch.manual_seed(config.seed)
+    device = start_training(config)
     model = build_parity_model(config).to(device)
     data_generator = make_generator(config.seed, device)
     eval_generator = make_generator(config.seed + 1_000_003, device)
