@@ -1,9 +1,19 @@
 """ponderlib: the models, losses, data, training loops, plots and widgets of *Learning to Ponder*.
 
-One concept per module: :mod:`~ponderlib.halting` (ACT's and PonderNet's halting distributions),
-:mod:`~ponderlib.losses`, :mod:`~ponderlib.act`, :mod:`~ponderlib.pondernet`,
-:mod:`~ponderlib.models` (parity models), :mod:`~ponderlib.data` (parity data),
-:mod:`~ponderlib.training` and :mod:`~ponderlib.device`.
+One concept per module:
+
+- halting and pondering: :mod:`~ponderlib.halting` (ACT's and PonderNet's halting distributions),
+  :mod:`~ponderlib.losses`, :mod:`~ponderlib.act`, :mod:`~ponderlib.pondernet`,
+  :mod:`~ponderlib.models` (parity models), :mod:`~ponderlib.sequence` (ACT in an RNN);
+- pointing: :mod:`~ponderlib.attention` (additive attention), :mod:`~ponderlib.pointer` (pointer
+  network and seq2seq baselines), :mod:`~ponderlib.sorting` (sorting data);
+- data, training and experiments: :mod:`~ponderlib.data` (parity data), :mod:`~ponderlib.training`
+  (the one training loop), :mod:`~ponderlib.experiments` (sweeps and comparisons),
+  :mod:`~ponderlib.cli` (``python -m ponderlib``), :mod:`~ponderlib.device`;
+- figures: :mod:`~ponderlib.plots`, :mod:`~ponderlib.pointer_plots`, :mod:`~ponderlib.widgets`
+  (figure switchers that work in the static HTML book).
+
+The names below are the parity core; the other modules are imported by name.
 """
 
 from ponderlib.act import ACT, ACTRNN, ACTOutput, ACTSequenceOutput
