@@ -511,14 +511,8 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
         model,
         loss_on_fresh_batch,
         evaluate,
-        lr=config.lr,
-        grad_clip=config.grad_clip,
+        config,
         target_metric="exact_match",
-        target=config.target_accuracy,
-        max_seconds=config.max_seconds,
-        max_train_steps=config.max_train_steps,
-        eval_every=config.eval_every,
-        progress=config.progress,
         desc=f"{config.decoder} sort {config.values} {config.order}",
     )
     test_seed = config.seed + 3_000_017

@@ -156,14 +156,8 @@ def train_act_sequence(config: SequenceConfig | None = None, **overrides) -> Seq
         model,
         loss_on_fresh_batch,
         evaluate,
-        lr=config.lr,
-        grad_clip=config.grad_clip,
+        config,
         target_metric="accuracy",
-        target=config.target_accuracy,
-        max_seconds=config.max_seconds,
-        max_train_steps=config.max_train_steps,
-        eval_every=config.eval_every,
-        progress=config.progress,
         desc=f"act sequence parity-{config.n_elems} x {config.seq_len}",
     )
     return SequenceResult(

@@ -78,32 +78,32 @@ def fit(
     model: nn.Module,
     loss_on_fresh_batch: Callable[[], torch.Tensor],
     evaluate: Callable[[], dict[str, float]],
+    config,
     *,
-    lr: float,
-    grad_clip: float,
     target_metric: str,
-    target: float | None,
-    max_seconds: float | None,
-    max_train_steps: int | None,
-    eval_every: int,
-    progress: bool = True,
-    desc: str = "training",
+    desc: str,
+    lr: float | None = None,
 ) -> FitResult:
-    """Train ``model`` with Adam until ``evaluate()[target_metric] >= target``, time or steps run out.
+    """Train ``model`` with Adam until ``evaluate()[target_metric]`` reaches the target, or time or steps run out.
 
     Args:
         loss_on_fresh_batch: draws a new batch and returns its scalar loss (with graph).
-        evaluate: returns metrics on held-out data; called every ``eval_every`` steps and at the end.
-        grad_clip: maximum global gradient norm.
-        target: stop once the target metric reaches it (None: never).
-        max_seconds, max_train_steps: budgets (None: unlimited); at least one of the three
-            stopping rules must be set.
+        evaluate: returns metrics on held-out data; called every ``config.eval_every`` steps and at
+            the end.
+        config: a training config (:class:`ParityConfig`, :class:`~ponderlib.sequence.SequenceConfig`,
+            :class:`~ponderlib.pointer.SortConfig`): its ``grad_clip`` (maximum global gradient
+            norm), ``target_accuracy`` (the target of ``target_metric``; None: none),
+            ``max_seconds``, ``max_train_steps`` (budgets; None: unlimited), ``eval_every`` and
+            ``progress`` (the ``tqdm`` bar) are used.
+        lr: Adam's learning rate (default ``config.lr``).
 
     ``KeyboardInterrupt`` ends training early; the model keeps its weights and the result has
     ``interrupted=True`` with the history so far.
     """
-    if target is None and max_seconds is None and max_train_steps is None:
-        raise ValueError("set at least one of target, max_seconds, max_train_steps, or training never stops")
+    check_training_fields(config)
+    lr = config.lr if lr is None else lr
+    target, max_seconds, max_train_steps = config.target_accuracy, config.max_seconds, config.max_train_steps
+    eval_every, grad_clip, progress = config.eval_every, config.grad_clip, config.progress
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     history = History()
     start = time.perf_counter()
@@ -412,15 +412,10 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
         model,
         loss_on_fresh_batch,
         evaluate,
-        lr=config.learning_rate,
-        grad_clip=config.grad_clip,
+        config,
         target_metric="accuracy",
-        target=config.target_accuracy,
-        max_seconds=config.max_seconds,
-        max_train_steps=config.max_train_steps,
-        eval_every=config.eval_every,
-        progress=config.progress,
         desc=f"{config.method} parity-{config.n_elems}",
+        lr=config.learning_rate,
     )
     return ParityResult(
         model=model,
