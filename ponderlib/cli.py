@@ -2,6 +2,7 @@
 
     python -m ponderlib train parity --method pondernet --n-elems 8 --target-accuracy 0.99 \\
         --max-seconds 300 --seed 0 --json
+    python -m ponderlib train sort --values int --order asc --min-len 5 --max-len 10 --json
 
 Progress goes to stderr; with ``--json`` the only thing on stdout is the final JSON summary, so
 the command doubles as the benchmark the README's figures come from. Bad arguments exit with
@@ -15,7 +16,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from ponderlib.pointer import add_sort_arguments, run_sort
+from ponderlib.pointer import DECODERS, SortConfig, train_sort
+from ponderlib.sorting import ORDERS, VALUE_KINDS
 from ponderlib.training import METHODS, ParityConfig, train_parity
 
 
@@ -24,6 +26,36 @@ class _OneLineErrorParser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _add_training_arguments(parser: argparse.ArgumentParser, defaults, target_help: str, lr_help: str) -> None:
+    """The options every training task shares: batch, learning rate, stopping rules, seed, device."""
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument("--lr", type=float, default=defaults.lr, help=lr_help)
+    parser.add_argument("--target-accuracy", type=float, default=defaults.target_accuracy, help=target_help)
+    parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds)
+    parser.add_argument("--max-train-steps", type=int, default=defaults.max_train_steps)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--device", default=defaults.device, help="cpu, cuda, ... (default: auto)")
+    parser.add_argument("--threads", type=int, default=defaults.threads,
+                        help="torch CPU threads (1 is fastest for these small models on a 2-core CPU)")
+    parser.add_argument("--json", action="store_true", help="print only the final JSON summary on stdout")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
+
+def _training_fields(args: argparse.Namespace) -> dict:
+    """The config fields :func:`_add_training_arguments` options set."""
+    return {
+        "batch_size": args.batch_size,
+        "lr": args.lr,
+        "target_accuracy": args.target_accuracy,
+        "max_seconds": args.max_seconds,
+        "max_train_steps": args.max_train_steps,
+        "seed": args.seed,
+        "device": args.device,
+        "threads": args.threads,
+        "progress": not args.quiet,
+    }
 
 
 def _add_parity_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,16 +70,12 @@ def _add_parity_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kl-direction", default=defaults.kl_direction, help="'paper' (KL(p||p_G)) or 'reverse'")
     parser.add_argument("--min-nonzero", type=int, default=defaults.min_nonzero)
     parser.add_argument("--max-nonzero", type=int, default=defaults.max_nonzero)
-    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    parser.add_argument("--lr", type=float, default=defaults.lr,
-                        help="Adam learning rate (default: 5e-3 for ACT, 1e-2 for PonderNet)")
-    parser.add_argument("--target-accuracy", type=float, default=defaults.target_accuracy)
-    parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds)
-    parser.add_argument("--max-train-steps", type=int, default=defaults.max_train_steps)
-    parser.add_argument("--seed", type=int, default=defaults.seed)
-    parser.add_argument("--device", default=defaults.device, help="cpu, cuda, ... (default: auto)")
-    parser.add_argument("--threads", type=int, default=defaults.threads,
-                        help="torch CPU threads (1 is fastest for these small models on a 2-core CPU)")
+    _add_training_arguments(
+        parser,
+        defaults,
+        target_help="stop at this held-out accuracy",
+        lr_help="Adam learning rate (default: 5e-3 for ACT, 1e-2 for PonderNet)",
+    )
 
 
 def _run_parity(args: argparse.Namespace) -> dict:
@@ -62,17 +90,42 @@ def _run_parity(args: argparse.Namespace) -> dict:
         kl_direction=args.kl_direction,
         min_nonzero=args.min_nonzero,
         max_nonzero=args.max_nonzero,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        target_accuracy=args.target_accuracy,
-        max_seconds=args.max_seconds,
-        max_train_steps=args.max_train_steps,
-        seed=args.seed,
-        device=args.device,
-        threads=args.threads,
-        progress=not args.quiet,
+        **_training_fields(args),
     )
     return train_parity(config).summary()
+
+
+def _add_sort_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = SortConfig()
+    parser.add_argument("--decoder", choices=DECODERS, default=defaults.decoder,
+                        help="pointer network, or the seq2seq / seq2seq+attention baseline")
+    parser.add_argument("--values", choices=VALUE_KINDS, default=defaults.values, help="int: 0..9; float: U[0, 1)")
+    parser.add_argument("--order", choices=ORDERS, default=defaults.order)
+    parser.add_argument("--min-len", type=int, default=defaults.min_len)
+    parser.add_argument("--max-len", type=int, default=defaults.max_len)
+    parser.add_argument("--hidden", type=int, default=defaults.hidden, help="LSTM size")
+    parser.add_argument("--attention-dim", type=int, default=defaults.attention_dim)
+    parser.add_argument("--unidirectional", action="store_true", help="unidirectional encoder")
+    parser.add_argument("--teacher-forcing", type=float, default=defaults.teacher_forcing, help="in [0, 1]")
+    _add_training_arguments(
+        parser, defaults, target_help="stop at this held-out exact match", lr_help="Adam learning rate"
+    )
+
+
+def _run_sort(args: argparse.Namespace) -> dict:
+    config = SortConfig(
+        decoder=args.decoder,
+        values=args.values,
+        order=args.order,
+        min_len=args.min_len,
+        max_len=args.max_len,
+        hidden=args.hidden,
+        attention_dim=args.attention_dim,
+        bidirectional=not args.unidirectional,
+        teacher_forcing=args.teacher_forcing,
+        **_training_fields(args),
+    )
+    return train_sort(config).summary()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,12 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     parity.set_defaults(run=_run_parity)
 
     sort = tasks.add_parser("sort", help="pointer network (or a seq2seq baseline) on sorting")
-    add_sort_arguments(sort)
-    sort.set_defaults(run=run_sort)
-
-    for sub in tasks.choices.values():
-        sub.add_argument("--json", action="store_true", help="print only the final JSON summary on stdout")
-        sub.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    _add_sort_arguments(sort)
+    sort.set_defaults(run=_run_sort)
     return parser
 
 

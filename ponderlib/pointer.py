@@ -24,7 +24,6 @@ duplicated value (see :func:`ponderlib.sorting.oracle_choices`).
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import asdict, dataclass
 
 import torch
@@ -522,53 +521,3 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
                                       config.order, config.length_test_size, test_seed + 1, device)
     return SortResult(model=model, config=config, fit=result, device=device,
                       test=evaluate_sort(model, test_batch), by_length=by_length)
-
-
-def add_sort_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``train sort`` options (``--json`` and ``--quiet`` are added by :mod:`ponderlib.cli`)."""
-    defaults = SortConfig()
-    parser.add_argument("--decoder", choices=DECODERS, default=defaults.decoder,
-                        help="pointer network, or the seq2seq / seq2seq+attention baseline")
-    parser.add_argument("--values", choices=VALUE_KINDS, default=defaults.values, help="int: 0..9; float: U[0, 1)")
-    parser.add_argument("--order", choices=ORDERS, default=defaults.order)
-    parser.add_argument("--min-len", type=int, default=defaults.min_len)
-    parser.add_argument("--max-len", type=int, default=defaults.max_len)
-    parser.add_argument("--hidden", type=int, default=defaults.hidden, help="LSTM size")
-    parser.add_argument("--attention-dim", type=int, default=defaults.attention_dim)
-    parser.add_argument("--unidirectional", action="store_true", help="unidirectional encoder")
-    parser.add_argument("--teacher-forcing", type=float, default=defaults.teacher_forcing, help="in [0, 1]")
-    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    parser.add_argument("--lr", type=float, default=defaults.lr)
-    parser.add_argument("--target-accuracy", type=float, default=defaults.target_accuracy,
-                        help="stop at this held-out exact match")
-    parser.add_argument("--max-seconds", type=float, default=defaults.max_seconds)
-    parser.add_argument("--max-train-steps", type=int, default=defaults.max_train_steps)
-    parser.add_argument("--seed", type=int, default=defaults.seed)
-    parser.add_argument("--device", default=defaults.device, help="cpu, cuda, ... (default: auto)")
-    parser.add_argument("--threads", type=int, default=defaults.threads,
-                        help="torch CPU threads (1 is fastest for these small models on a 2-core CPU)")
-
-
-def run_sort(args: argparse.Namespace) -> dict:
-    """Train as the parsed ``train sort`` arguments say; return the JSON summary."""
-    config = SortConfig(
-        decoder=args.decoder,
-        values=args.values,
-        order=args.order,
-        min_len=args.min_len,
-        max_len=args.max_len,
-        hidden=args.hidden,
-        attention_dim=args.attention_dim,
-        bidirectional=not args.unidirectional,
-        teacher_forcing=args.teacher_forcing,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        target_accuracy=args.target_accuracy,
-        max_seconds=args.max_seconds,
-        max_train_steps=args.max_train_steps,
-        seed=args.seed,
-        device=args.device,
-        threads=args.threads,
-        progress=not getattr(args, "quiet", False),
-    )
-    return train_sort(config).summary()
