@@ -1,7 +1,6 @@
-"""``python -m ponderlib``: train from a terminal and get one JSON object back.
+"""``python -m ponderlib``: train from a terminal and get one JSON object back::
 
-    python -m ponderlib train parity --method pondernet --n-elems 8 --target-accuracy 0.99 \\
-        --max-seconds 300 --seed 0 --json
+    python -m ponderlib train parity --method pondernet --n-elems 8 --target-accuracy 0.99 --json
     python -m ponderlib train sort --values int --order asc --min-len 5 --max-len 10 --json
 
 Progress goes to stderr; with ``--json`` the only thing on stdout is the final JSON summary, so
@@ -130,7 +129,7 @@ def _run_sort(args: argparse.Namespace) -> dict:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``python -m ponderlib`` argument parser: ``train parity`` and ``train sort``."""
-    parser = _OneLineErrorParser(prog="python -m ponderlib", description=__doc__.split("\n\n")[0])
+    parser = _OneLineErrorParser(prog="python -m ponderlib", description=__doc__.split("\n\n")[0].rstrip(":"))
     commands = parser.add_subparsers(dest="command", required=True)
     train = commands.add_parser("train", help="train a model and report the result")
     tasks = train.add_subparsers(dest="task", required=True)
