@@ -1,38 +1,71 @@
 # The two commands of "Learning to Ponder" (see README.md):
-#   make book   set up .venv, execute every chapter in place, build the HTML book into _build/html
+#   make book   set up .venv, execute copies of the chapters, build the HTML book into _build/html
 #   make test   set up .venv, then pytest --nbval over book/ and tests/ (the browser test included)
+# For authors:
+#   make execute  re-execute the committed chapters in place (their outputs and widget state)
+#   make html     build the committed chapters as they are (no execution) into _build/html
+#   make lock     recompile requirements/runtime.txt and requirements/build.txt from their inputs
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CHAPTERS := $(wildcard book/*.ipynb)
+# What the book is built from, copied to $(SOURCE) by `make book` so the tracked chapters stay as committed.
+BOOK_SOURCES := _config.yml _toc.yml _ext book ponderlib
+SOURCE := _build/source
 # One timeout for executing a chapter, read from _config.yml (execute.timeout).
 TIMEOUT = $(shell $(BIN)/python -c "import yaml; print(yaml.safe_load(open('_config.yml'))['execute']['timeout'])")
+# Executed chapters carry no progress bars (a reader running a chapter sees one in every training cell).
+EXECUTE = PONDERLIB_PROGRESS=0 $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	--ExecutePreprocessor.timeout=$(TIMEOUT) --ExecutePreprocessor.store_widget_state=True
+# Warnings are errors; --keep-going reports all of them before failing.
+JUPYTER_BOOK_BUILD = $(BIN)/jupyter-book build --warningiserror --keep-going
 
-.PHONY: book test setup clean
+.PHONY: book test setup execute html lock clean
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: requirements.txt pyproject.toml
+# The locked build and test environment (exact versions), then the torch build this machine needs
+# (CPU or CUDA, scripts/install_torch.py), then ponderlib itself, editable.
+$(VENV)/.installed: requirements/runtime.txt requirements/build.txt pyproject.toml scripts/install_torch.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -r requirements.txt
+	$(BIN)/python -m pip install -r requirements/runtime.txt -r requirements/build.txt
+	$(BIN)/python scripts/install_torch.py
 	$(BIN)/python -m pip install --no-deps -e .
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (learning-to-ponder)"
 	touch $@
 
-# Chapters are executed in place, so the notebooks carry their outputs and widget state (which the
-# HTML page embeds, so that sliders work with no kernel); the build itself never executes.
+# The chapters are executed as copies under $(SOURCE), storing widget state (which the HTML page
+# embeds, so that sliders work with no kernel); the build itself never executes. `git status` stays clean.
 book: setup
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.timeout=$(TIMEOUT) --ExecutePreprocessor.store_widget_state=True \
-		$(CHAPTERS)
-	$(BIN)/jupyter-book build .
+	rm -rf $(SOURCE) _build/html
+	mkdir -p $(SOURCE)
+	cp -R $(BOOK_SOURCES) $(SOURCE)/
+	rm -rf $(SOURCE)/book/autoapi $(SOURCE)/ponderlib/__pycache__
+	$(EXECUTE) $(addprefix $(SOURCE)/,$(CHAPTERS))
+	$(JUPYTER_BOOK_BUILD) $(SOURCE) --path-output .
 
 # book/ first: nbval re-runs every chapter and compares it with its committed outputs; then the unit
-# tests, and the browser test, which builds the committed chapters into a temporary folder.
+# tests, and the browser test, which builds the committed chapters strictly into a temporary folder.
 test: setup
 	$(BIN)/python -m pytest --nbval book tests
+
+execute: setup
+	$(EXECUTE) $(CHAPTERS)
+
+html: setup
+	$(JUPYTER_BOOK_BUILD) . --path-output .
+
+# pip-tools in a throwaway virtualenv; torch is left out of both locks (see requirements/runtime.in).
+lock:
+	rm -rf _build/lock-venv
+	$(PYTHON) -m venv _build/lock-venv
+	_build/lock-venv/bin/python -m pip install --quiet pip-tools
+	cd requirements && ../_build/lock-venv/bin/pip-compile --quiet --strip-extras --unsafe-package torch \
+		--no-emit-index-url --no-emit-find-links --output-file runtime.txt ../pyproject.toml runtime.in
+	cd requirements && ../_build/lock-venv/bin/pip-compile --quiet --strip-extras --unsafe-package torch \
+		--no-emit-index-url --no-emit-find-links --output-file build.txt build.in
 
 clean:
 	rm -rf _build test-output

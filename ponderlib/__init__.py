@@ -39,7 +39,7 @@ from ponderlib.parity import (
 )
 from ponderlib.pondernet import PonderNet, PonderNetInference, PonderNetOutput
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "ACT",

@@ -14,6 +14,7 @@ or a slow machine; ``max_seconds`` exists only as a safety net.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,6 +31,19 @@ STREAMS = {"data": 0, "held_out": 1_000_003, "halting": 2_000_003, "test": 3_000
 """Offsets added to a run's seed, one per random stream, so training data, the held-out set, sampled
 halting (or teacher forcing), the test set and the per-difficulty (or per-length) scoring after
 training never share random numbers."""
+
+
+PROGRESS_VARIABLE = "PONDERLIB_PROGRESS"
+"""Environment variable: ``0`` turns off the progress bars of runs that leave ``progress`` unset.
+``make book``, ``make execute`` and the tests set it, so executed chapters keep clean outputs, while a
+reader who runs a chapter in Jupyter, Colab or Binder sees a bar in every training cell."""
+
+
+def progress_enabled(progress: bool | None) -> bool:
+    """Whether a run shows its progress bar: ``progress`` when given, else per :data:`PROGRESS_VARIABLE`."""
+    if progress is not None:
+        return bool(progress)
+    return os.environ.get(PROGRESS_VARIABLE, "1").strip() != "0"
 
 
 def option(default, help: str, choices: tuple | None = None):
@@ -60,7 +74,9 @@ class TrainConfig:
     seed: int = option(0, "seeds the model, the data and every random stream")
     device: str | None = option(None, "cpu, cuda, cuda:1 ... (None: CUDA if available, else CPU)")
     threads: int | None = option(1, "torch CPU threads (None: torch's choice)")
-    progress: bool = option(True, "show a tqdm progress bar")
+    progress: bool | None = option(
+        None, "show a progress bar (None: yes, unless the environment sets PONDERLIB_PROGRESS=0)"
+    )
 
     def validate(self) -> None:
         """Raise ``ValueError`` naming the first field outside its allowed range.
@@ -228,7 +244,8 @@ def fit(
     start = time.perf_counter()
     update, running_loss, losses_seen = 0, 0.0, 0
     reached, seconds_to_target, interrupted = False, None, False
-    bar = tqdm(total=max_updates, desc=desc, disable=not config.progress, leave=False, unit="update")
+    shown = progress_enabled(config.progress)
+    bar = tqdm(total=max_updates, desc=desc, disable=not shown, leave=False, unit="update")
 
     def evaluate_and_record() -> bool:
         nonlocal running_loss, losses_seen

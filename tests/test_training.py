@@ -3,6 +3,7 @@
 import pytest
 import torch
 
+from ponderlib.engine import PROGRESS_VARIABLE, progress_enabled
 from ponderlib.parity import ParityConfig, train_parity
 
 
@@ -122,3 +123,27 @@ def test_difficulty_evaluation_by_hand():
     assert evaluation.correlation_on([1, 2]) == pytest.approx(2 ** -0.5)
     with pytest.raises(ValueError, match="difficulties must include some of"):
         evaluation.accuracy_on([5])
+
+
+@pytest.mark.parametrize(
+    ("progress", "environment", "shown"),
+    [(None, None, True), (None, "0", False), (None, "1", True), (None, " 0 ", False),
+     (True, "0", True), (False, None, False), (False, "1", False)],
+)
+def test_progress_bar_follows_the_config_then_the_environment(monkeypatch, progress, environment, shown):
+    if environment is None:
+        monkeypatch.delenv(PROGRESS_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(PROGRESS_VARIABLE, environment)
+    assert progress_enabled(progress) is shown
+
+
+def test_training_shows_a_bar_unless_the_environment_turns_it_off(monkeypatch, capsys):
+    config = dict(method="act", n_elems=4, hidden=8, max_updates=4, eval_every=2, eval_size=16,
+                  difficulty_eval_size=8)
+    monkeypatch.delenv(PROGRESS_VARIABLE, raising=False)
+    train_parity(**config)
+    assert "update" in capsys.readouterr().err  # tqdm writes "4/4 [..., update/s]" to stderr
+    monkeypatch.setenv(PROGRESS_VARIABLE, "0")
+    train_parity(**config)
+    assert capsys.readouterr().err == ""
