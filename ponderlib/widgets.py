@@ -4,6 +4,10 @@ Every figure is computed ahead of time and rendered to PNG; a control (a slider 
 linked to a :class:`ipywidgets.Stack` of those images with :func:`ipywidgets.jslink`. The link runs
 in the browser, so when the notebook is executed with its widget state stored, the built HTML page
 switches figures on its own: a reader moves the ``tau`` slider and sees the figure for that ``tau``.
+
+The book is built with ipywidgets 8. Colab ships ipywidgets 7, which has no ``Stack``: there the
+control swaps the PNG of a single image through the running kernel instead (see
+:func:`figure_switcher`).
 """
 
 from __future__ import annotations
@@ -39,9 +43,21 @@ def figure_switcher(
             ``"dropdown"`` (a :class:`ipywidgets.Dropdown`, for picking an example).
 
     Returns:
-        A :class:`ipywidgets.VBox` holding the control above a :class:`ipywidgets.Stack` of
-        :class:`ipywidgets.Image` widgets; the control's ``index`` is ``jslink``-ed to the stack's
-        ``selected_index``, so switching needs no kernel. The first figure is shown initially.
+        A :class:`ipywidgets.VBox` holding the control above the figure. The first figure is shown
+        initially.
+
+        With ipywidgets 8 (the book's build, Jupyter, Binder), the figure is a
+        :class:`ipywidgets.Stack` of :class:`ipywidgets.Image` widgets, one per figure, and the
+        control's ``index`` is ``jslink``-ed to the stack's ``selected_index``: switching runs in
+        the browser and needs no kernel, so it works in the static HTML book.
+
+        With ipywidgets 7 (Colab's, already imported when a notebook starts there), which has no
+        ``Stack``, the figure is a single :class:`ipywidgets.Image` whose PNG follows the control
+        through a kernel-side :func:`ipywidgets.dlink`. A ``jslink`` cannot do it: it copies a value
+        unchanged, and ipywidgets 7 has no container whose ``selected_index`` shows one child alone
+        (``Tab`` and ``Accordion`` would add their own headers next to the control). Going through
+        the kernel costs one round trip per move, which a live Colab session has; only a page with
+        no kernel would not switch, and the book's pages are built with ipywidgets 8.
 
     The figures are closed after rendering, so a notebook does not also show them inline.
 
@@ -53,11 +69,15 @@ def figure_switcher(
     if not figures:
         raise ValueError("figures must hold at least one label -> figure pair, got an empty mapping")
     labels = [str(label) for label in figures]
-    images = []
+    pngs = []
     for figure in figures.values():
-        images.append(ipywidgets.Image(value=figure_png(figure), format="png"))
+        pngs.append(figure_png(figure))
         plt.close(figure)
-    stack = ipywidgets.Stack(images, selected_index=0)
+    has_stack = hasattr(ipywidgets, "Stack")  # ipywidgets >= 8
+    if has_stack:
+        shown = ipywidgets.Stack([ipywidgets.Image(value=png, format="png") for png in pngs], selected_index=0)
+    else:
+        shown = ipywidgets.Image(value=pngs[0], format="png")
     style = {"description_width": "initial"}  # show labels such as "lambda_p" in full
     if control == "slider":
         chooser = ipywidgets.SelectionSlider(
@@ -65,5 +85,8 @@ def figure_switcher(
         )
     else:
         chooser = ipywidgets.Dropdown(options=labels, index=0, description=description, style=style)
-    ipywidgets.jslink((chooser, "index"), (stack, "selected_index"))
-    return ipywidgets.VBox([chooser, stack])
+    if has_stack:
+        ipywidgets.jslink((chooser, "index"), (shown, "selected_index"))
+    else:
+        ipywidgets.dlink((chooser, "index"), (shown, "value"), transform=pngs.__getitem__)
+    return ipywidgets.VBox([chooser, shown])

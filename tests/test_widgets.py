@@ -1,4 +1,8 @@
-"""figure_switcher: one image per figure, a control jslinked to the stack, figures closed."""
+"""figure_switcher: on ipywidgets 8, one image per figure and a control jslinked to the stack; on
+ipywidgets 7 (Colab's, no Stack), one image whose PNG follows the control; figures closed.
+
+The ipywidgets 7 path runs here with Stack removed, and for real on ipywidgets 7.7.1 in
+tests/test_colab_start.py."""
 
 import ipywidgets
 import matplotlib.pyplot as plt
@@ -48,6 +52,35 @@ def test_switcher_holds_one_png_per_figure_linked_client_side(control, chooser_t
     (link,) = [link for link in _embedded_links(switcher) if link["source"][0] == f"IPY_MODEL_{chooser.model_id}"]
     assert link["source"][1] == "index"
     assert link["target"] == [f"IPY_MODEL_{stack.model_id}", "selected_index"]
+
+
+@pytest.mark.parametrize(
+    ("control", "chooser_type"),
+    [("slider", ipywidgets.SelectionSlider), ("dropdown", ipywidgets.Dropdown)],
+)
+def test_switcher_without_stack_swaps_the_png_of_one_image(monkeypatch, control, chooser_type):
+    monkeypatch.delattr(ipywidgets, "Stack")  # as in ipywidgets 7
+    labels = ["0.001", "0.01", "0.1"]
+    switcher = figure_switcher(_figures(labels), "tau", control=control)
+
+    assert isinstance(switcher, ipywidgets.VBox)
+    chooser, image = switcher.children
+    assert isinstance(chooser, chooser_type)
+    assert chooser.description == "tau"
+    assert list(chooser.options) == labels
+    assert chooser.index == 0
+    assert isinstance(image, ipywidgets.Image) and image.format == "png"
+    shown = [bytes(image.value)]
+    for index in [1, 2, 0]:
+        chooser.index = index
+        shown.append(bytes(image.value))
+    assert all(png.startswith(b"\x89PNG\r\n\x1a\n") for png in shown)
+    assert len(set(shown[:3])) == len(labels), "each position of the control must show its own figure"
+    assert shown[3] == shown[0], "back at the first position, the first figure again"
+    mine = {f"IPY_MODEL_{chooser.model_id}", f"IPY_MODEL_{image.model_id}"}
+    assert not [link for link in _embedded_links(switcher) if {link["source"][0], link["target"][0]} & mine], (
+        "no jslink: the kernel swaps the image"
+    )
 
 
 def test_switcher_closes_the_figures_so_they_are_not_shown_twice():
