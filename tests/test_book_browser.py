@@ -194,6 +194,18 @@ def _launch_problems(page, relative: pathlib.Path) -> list[str]:
     return problems
 
 
+def _footer_problems(page) -> list[str]:
+    """Every page names both licences and the citation file, linked on the repository."""
+    base = f"{CONFIG['repository']['url']}/blob/{BRANCH}/"
+    problems = []
+    for name in ("LICENSE-CC-BY-4.0.txt", "LICENSE", "CITATION.cff"):
+        if not page.locator(f'footer a[href="{base}{name}"]').count():
+            problems.append(f"the footer does not link {base}{name}")
+        elif not (ROOT / name).is_file():
+            problems.append(f"the footer links {name}, which the repository does not hold")
+    return problems
+
+
 def _setup_cell_problems(page) -> list[str]:
     """The set-up cell (for Colab) is not in the page, and the chapter's numbered title comes first."""
     problems = []
@@ -322,7 +334,7 @@ def test_every_page_works_without_a_kernel(build, server, browser):
 
         found = [f"image did not load: {src}" for src in _wait_for_images(page)]
         found += _math_problems(page)
-        found += _widget_problems(page, slug)
+        found += _widget_problems(page, slug) + _footer_problems(page)
         if relative in chapters:
             found += _launch_problems(page, relative) + _setup_cell_problems(page)
         for selector, what in [(".output.traceback", "a Python traceback"), (".output.stderr", "a stderr box")]:
