@@ -1,15 +1,7 @@
 """Fixtures shared by the test modules."""
 
-import os
-
 import pytest
 import torch
-
-from ponderlib.engine import PROGRESS_VARIABLE
-
-# No progress bars in anything the tests run, the chapters' kernels under nbval included (they inherit
-# this environment): the committed chapters carry no bars, so a bar would be a difference.
-os.environ[PROGRESS_VARIABLE] = "0"
 
 
 @pytest.fixture

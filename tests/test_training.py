@@ -1,5 +1,7 @@
 """Training: both methods learn small parity, the loop's stopping rules, Ctrl-C keeps the model."""
 
+import os
+
 import pytest
 import torch
 
@@ -147,3 +149,9 @@ def test_training_shows_a_bar_unless_the_environment_turns_it_off(monkeypatch, c
     monkeypatch.setenv(PROGRESS_VARIABLE, "0")
     train_parity(**config)
     assert capsys.readouterr().err == ""
+
+
+def test_every_pytest_run_turns_progress_bars_off():
+    # The repository's conftest.py sets it, so `pytest --nbval book/ch1_act.ipynb` alone compares a
+    # chapter without bars, as it was committed.
+    assert os.environ.get(PROGRESS_VARIABLE) == "0"
