@@ -58,14 +58,14 @@ html: setup
 	$(JUPYTER_BOOK_BUILD) . --path-output .
 
 # pip-tools in a throwaway virtualenv; torch is left out of both locks (see requirements/runtime.in).
+PIP_COMPILE = ../_build/lock-venv/bin/pip-compile --quiet --strip-extras --unsafe-package torch \
+	--no-emit-index-url --no-emit-find-links
 lock:
 	rm -rf _build/lock-venv
 	$(PYTHON) -m venv _build/lock-venv
 	_build/lock-venv/bin/python -m pip install --quiet pip-tools
-	cd requirements && ../_build/lock-venv/bin/pip-compile --quiet --strip-extras --unsafe-package torch \
-		--no-emit-index-url --no-emit-find-links --output-file runtime.txt ../pyproject.toml runtime.in
-	cd requirements && ../_build/lock-venv/bin/pip-compile --quiet --strip-extras --unsafe-package torch \
-		--no-emit-index-url --no-emit-find-links --output-file build.txt build.in
+	cd requirements && $(PIP_COMPILE) --output-file runtime.txt ../pyproject.toml runtime.in
+	cd requirements && $(PIP_COMPILE) --output-file build.txt build.in
 
 clean:
 	rm -rf _build test-output

@@ -706,6 +706,9 @@ PAPER_PARITY = {"n_elems": 64, "hidden": 128, "batch_size": 128, "target_accurac
 """What the three parity presets share: 64-element vectors, 128 units, 128 vectors per training
 update, the whole budget trained (no early stop), held-out accuracy every 1000 training updates."""
 
+BANINO_PARITY = {**PAPER_PARITY, "lr": 3e-4, "beta": 0.01, "max_ponder_steps": 20}
+"""What Banino et al.'s two parity sweeps add: Adam at lr 3e-4, beta 0.01, at most 20 ponder steps."""
+
 PRESETS: dict[str, Preset] = {
     "graves-parity-tau": Preset(
         description=(
@@ -728,7 +731,7 @@ PRESETS: dict[str, Preset] = {
         ),
         task="parity",
         grid={"lambda_p": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]},
-        fixed={**PAPER_PARITY, "method": "pondernet", "lr": 3e-4, "beta": 0.01, "max_ponder_steps": 20},
+        fixed={**BANINO_PARITY, "method": "pondernet"},
         seeds=list(range(10)),
         max_updates=100_000,
     ),
@@ -742,10 +745,7 @@ PRESETS: dict[str, Preset] = {
         ),
         task="parity",
         grid={"method": ["act", "pondernet"]},
-        fixed={
-            **PAPER_PARITY, "n_elems": 96, "min_nonzero": 1, "max_nonzero": 48, "lr": 3e-4,
-            "tau": 1e-3, "lambda_p": 0.1, "beta": 0.01, "max_ponder_steps": 20,
-        },
+        fixed={**BANINO_PARITY, "n_elems": 96, "min_nonzero": 1, "max_nonzero": 48, "tau": 1e-3, "lambda_p": 0.1},
         seeds=list(range(10)),
         max_updates=100_000,
     ),
