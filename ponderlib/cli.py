@@ -1,7 +1,7 @@
 """``python -m ponderlib``: train from a terminal and get one JSON object back::
 
     python -m ponderlib train parity --method pondernet --n-elems 8 --target-accuracy 0.99 --json
-    python -m ponderlib train sort --values int --order asc --min-len 5 --max-len 10 --by-length --json
+    python -m ponderlib train sorting --values int --order asc --min-len 5 --max-len 10 --by-length --json
     python -m ponderlib sweep parity --grid tau=1e-3,1e-2 --set method=act --seeds 0,1,2 --results runs.jsonl
     python -m ponderlib sweep --summary runs.jsonl --json
 
@@ -42,7 +42,7 @@ from ponderlib.sweep import (
     summarize,
     sweep,
 )
-from ponderlib.tasks import TASKS, Task, get_task
+from ponderlib.tasks.registry import TASKS, Task, get_task
 
 
 class _OneLineErrorParser(argparse.ArgumentParser):
@@ -240,7 +240,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``python -m ponderlib`` argument parser: ``train TASK`` for every task in
-    :data:`~ponderlib.tasks.TASKS`, and ``sweep``."""
+    :data:`~ponderlib.tasks.registry.TASKS`, and ``sweep``."""
     parser = _OneLineErrorParser(prog="python -m ponderlib", description=__doc__.split("\n\n")[0].rstrip(":"))
     commands = parser.add_subparsers(dest="command", required=True)
     train = commands.add_parser("train", help="train a model and report the result")

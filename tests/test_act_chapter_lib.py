@@ -14,23 +14,24 @@ import matplotlib.pyplot as plt
 import pytest
 import torch
 
-from ponderlib.act import ACTRNN
-from ponderlib.data import parity_batch
-from ponderlib.engine import History, make_generator, on_evaluate
-from ponderlib.experiments import (
-    PonderByDifficulty,
+from ponderlib.mechanisms.act import ACTRNN
+from ponderlib.tasks.parity_data import parity_batch
+from ponderlib.core.engine import History, on_evaluate
+from ponderlib.core.seeds import stream_generator
+from ponderlib.core.stats import pearson_correlation
+from ponderlib.experiments.parity import PonderByDifficulty
+from ponderlib.experiments.act import (
     SeedCurves,
     history_value,
-    pearson_correlation,
-    sweep_tau_seeds,
+    train_tau_grid,
     train_seeds,
     train_sequence_seeds,
     train_tracking_difficulty,
 )
-from ponderlib.halting import act_halting
-from ponderlib.parity import ParityConfig, train_parity
-from ponderlib.plots import (
-    METHOD_COLORS,
+from ponderlib.mechanisms.halting import act_halting
+from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.figures import style
+from ponderlib.figures.act import (
     plot_halting_sum,
     plot_ponder_cost_sawtooth,
     plot_ponder_during_training,
@@ -38,7 +39,7 @@ from ponderlib.plots import (
     plot_sequence_ponder,
     plot_tau_trade_off,
 )
-from ponderlib.sequence_parity import (
+from ponderlib.tasks.sequence_parity import (
     SequenceConfig,
     SequenceEvaluation,
     act_sequence_model,
@@ -77,7 +78,7 @@ def test_act_sequence_model_shapes_and_loss_gradient():
     torch.manual_seed(0)
     model = act_sequence_model(n_elems=4, hidden=8, max_ponder_steps=3)
     assert isinstance(model, ACTRNN)
-    batch = parity_batch(5, 4, generator=make_generator(0), seq_len=3)
+    batch = parity_batch(5, 4, generator=stream_generator(0, "data"), seq_len=3)
     out = model(batch.inputs)
     assert out.outputs.shape == (5, 3, 1)
     assert out.ponder_steps.shape == out.ponder_cost.shape == (5, 3)
@@ -89,7 +90,7 @@ def test_act_sequence_model_shapes_and_loss_gradient():
 def test_evaluate_act_sequence_shapes():
     torch.manual_seed(0)
     model = act_sequence_model(n_elems=4, hidden=8, max_ponder_steps=3)
-    batch = parity_batch(6, 4, generator=make_generator(0), seq_len=2)
+    batch = parity_batch(6, 4, generator=stream_generator(0, "data"), seq_len=2)
     evaluation = evaluate_act_sequence(model, batch)
     assert evaluation.ponder_steps.shape == evaluation.correct.shape == evaluation.difficulty.shape == (6, 2)
     assert evaluation.accuracy == pytest.approx(evaluation.correct.float().mean().item())
@@ -117,7 +118,7 @@ def test_sequence_config_rejects_bad_values(field, value):
 def test_act_plots_use_the_act_colour():
     figure = plot_halting_sum([[0.1, 0.3, 0.4, 0.5, 0.2], [0.05] * 5], eps=0.01)
     bar_colours = {matplotlib.colors.to_hex(patch.get_facecolor()) for patch in figure.axes[0].patches}
-    assert METHOD_COLORS["act"] in bar_colours
+    assert style.color("act") in bar_colours
     plt.close(figure)
 
 
@@ -141,7 +142,7 @@ def test_tracking_does_not_change_training_and_snapshots_are_shorter_runs():
     assert sorted(tracked.snapshots) == [2, 4]
     assert tracked.snapshots[4] is tracked.result.by_difficulty
     shorter = train_parity(replace(TINY, max_updates=2))
-    assert torch.equal(tracked.snapshots[2].mean_ponder_steps, shorter.by_difficulty.mean_ponder_steps)
+    assert torch.equal(tracked.snapshots[2].ponder_steps, shorter.by_difficulty.ponder_steps)
     assert torch.equal(tracked.snapshots[2].accuracy, shorter.by_difficulty.accuracy)
     assert tracked.correlation_at(4) == pytest.approx(tracked.result.by_difficulty.correlation_on([1, 2, 3]), nan_ok=True)
 
@@ -158,10 +159,10 @@ def test_seed_curves_from_parity_stack_one_row_per_seed():
     assert curves.seeds == [0, 1]
     assert curves.difficulty.tolist() == [1, 2, 3]
     assert curves.ponder_steps.shape == curves.error.shape == (2, 3)
-    assert torch.equal(curves.ponder_steps[1], runs[1].result.by_difficulty.mean_ponder_steps)
+    assert torch.equal(curves.ponder_steps[1], runs[1].result.by_difficulty.ponder_steps)
     assert torch.allclose(curves.error[0], 1.0 - runs[0].result.by_difficulty.accuracy)
     early = SeedCurves.from_parity(runs, update=2)
-    assert torch.equal(early.ponder_steps[0], runs[0].snapshots[2].mean_ponder_steps)
+    assert torch.equal(early.ponder_steps[0], runs[0].snapshots[2].ponder_steps)
     with pytest.raises(ValueError, match="seeds"):
         train_seeds(TINY, [], snapshot_every=2)
 
@@ -193,20 +194,20 @@ def test_history_value_reads_the_evaluation_after_an_update():
 
 def test_sweep_tau_seeds_reuses_longer_runs_at_their_snapshot():
     longer = train_seeds(replace(TINY, tau=0.01, max_updates=4), [0, 1], snapshot_every=2)
-    sweep = sweep_tau_seeds([0.1, 0.01], [0, 1], replace(TINY, max_updates=2), snapshot_every=2, trained={0.01: longer})
+    sweep = train_tau_grid([0.1, 0.01], [0, 1], replace(TINY, max_updates=2), snapshot_every=2, trained={0.01: longer})
     assert sweep.runs[1] == longer and sweep.updates == 2
     assert [run.result.config.tau for run in sweep.runs[0]] == [0.1, 0.1]
-    assert sweep.error.shape == sweep.mean_ponder_steps.shape == (2, 2)
+    assert sweep.error.shape == sweep.ponder_steps.shape == (2, 2)
     assert sweep.error[1, 0].item() == pytest.approx(1.0 - longer[0].result.history.metrics["accuracy"][0])
-    assert torch.equal(sweep.curves(1).ponder_steps[0], longer[0].snapshots[2].mean_ponder_steps)
+    assert torch.equal(sweep.curves(1).ponder_steps[0], longer[0].snapshots[2].ponder_steps)
     with pytest.raises(ValueError, match="trained"):
-        sweep_tau_seeds([0.01], [0, 1], replace(TINY, max_updates=2, hidden=16), snapshot_every=2, trained={0.01: longer})
+        train_tau_grid([0.01], [0, 1], replace(TINY, max_updates=2, hidden=16), snapshot_every=2, trained={0.01: longer})
 
 
 @pytest.mark.parametrize("taus, method", [([], "act"), ([0.01], "pondernet")])
 def test_sweep_tau_seeds_rejects_bad_input(taus, method):
     with pytest.raises(ValueError, match="taus|method"):
-        sweep_tau_seeds(taus, [0], replace(TINY, method=method), snapshot_every=2)
+        train_tau_grid(taus, [0], replace(TINY, method=method), snapshot_every=2)
 
 
 def test_sequence_halting_bias_init_sets_the_first_halting_unit():
@@ -228,7 +229,7 @@ def test_train_sequence_seeds_scores_every_seed_on_the_same_sequences():
 
 def test_act_plots_build_from_real_results():
     runs = train_seeds(TINY, [0, 1], snapshot_every=2)
-    sweep = sweep_tau_seeds([0.01, 0.1], [0, 1], TINY, snapshot_every=2)
+    sweep = train_tau_grid([0.01, 0.1], [0, 1], TINY, snapshot_every=2)
     scales = torch.linspace(0.6, 3.0, 50, dtype=torch.float64, requires_grad=True)
     halting = act_halting((scales[:, None] * torch.tensor([0.1, 0.3, 0.4, 0.5, 0.2], dtype=torch.float64)).clamp(max=1.0))
     halting.ponder_cost.sum().backward()

@@ -40,7 +40,7 @@ def test_train_parity_json():
         (["--method", "lstm"], "invalid choice: 'lstm'"),
         (["--n-elems", "eight"], "--n-elems must be an integer, got 'eight'"),
         (["--kl-direction", "forward"], "argument --kl-direction: invalid choice: 'forward'"),
-        (["--eval-halting", "always"], "argument --eval-halting: invalid choice: 'always'"),
+        (["--halting-rule", "always"], "argument --halting-rule: invalid choice: 'always'"),
         (["--lr", "fast"], "--lr must be a number or none, got 'fast'"),
         (["--max-updates", "none", "--target-accuracy", "none"], "training never stops"),
     ],
@@ -63,7 +63,7 @@ def test_every_config_field_is_an_option_with_its_help():
     import dataclasses
 
     from ponderlib.cli import build_parser
-    from ponderlib.tasks import TASKS
+    from ponderlib.tasks.registry import TASKS
 
     parser = build_parser()
     for name, task in TASKS.items():
@@ -79,7 +79,7 @@ def test_every_config_field_is_an_option_with_its_help():
 
 
 def test_sequence_parity_from_the_terminal():
-    proc = run_cli("train", "sequence-parity", "--n-elems", "3", "--seq-len", "2", "--hidden", "8",
+    proc = run_cli("train", "sequence_parity", "--n-elems", "3", "--seq-len", "2", "--hidden", "8",
                    "--max-updates", "3", "--target-accuracy", "none", "--eval-size", "16", "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)

@@ -270,7 +270,7 @@ def test_setup_cell_on_colab_installs_the_tag_and_everything_works(colab, kernel
 
     switcher = kernel.run(textwrap.dedent("""\
         import matplotlib.pyplot as plt
-        from ponderlib.widgets import figure_switcher
+        from ponderlib.figures.widgets import figure_switcher
 
         figures = {}
         for label in ["0.01", "0.1"]:
@@ -290,7 +290,7 @@ def test_setup_cell_on_colab_installs_the_tag_and_everything_works(colab, kernel
     assert switcher["stdout"].split() == ["Image", "True"], "moving the slider must swap the image"
 
     training = kernel.run(textwrap.dedent("""\
-        from ponderlib.parity import train_parity
+        from ponderlib.tasks.parity import train_parity
 
         result = train_parity(method="act", n_elems=4, hidden=8, batch_size=32, max_updates=20, eval_every=10,
                               eval_size=64, difficulty_eval_size=16, target_accuracy=None)

@@ -1,5 +1,5 @@
 """The convex hull task: hull order against a brute-force hull, the teacher, the loss by hand, the
-metrics on fixed outputs, a short training run and the ``train hull`` CLI."""
+metrics on fixed outputs, a short training run and the ``train convex_hull`` CLI."""
 
 import itertools
 import json
@@ -15,7 +15,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ponderlib.convex_hull import (
+from ponderlib.tasks.convex_hull import (
     HullConfig,
     hull_batch,
     hull_batch_from_points,
@@ -26,7 +26,7 @@ from ponderlib.convex_hull import (
     polygon_area,
     train_hull,
 )
-from ponderlib.pointer import DecoderOutput
+from ponderlib.mechanisms.pointer import DecoderOutput
 
 ROOT = Path(__file__).resolve().parents[1]
 SQUARE_WITH_INSIDE = np.array([[0.5, 0.5], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]])
@@ -141,7 +141,7 @@ def test_short_training_run_and_config_checks():
     result = train_hull(max_updates=3, eval_every=3, eval_size=32, test_size=16, test_max_points=11,
                         hidden=16, attention_dim=8, batch_size=16, progress=False)
     summary = result.summary()
-    assert summary["task"] == "hull" and summary["updates"] == 3
+    assert summary["task"] == "convex_hull" and summary["updates"] == 3
     assert list(summary["accuracy"]) == [str(n) for n in range(5, 12)]
     with pytest.raises(ValueError, match="test_max_points must be an integer >= 10, got 9"):
         HullConfig(test_max_points=9).validate()
@@ -150,12 +150,12 @@ def test_short_training_run_and_config_checks():
 def test_cli_json():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu"}
     proc = subprocess.run(
-        [sys.executable, "-m", "ponderlib", "train", "hull", "--min-points", "4", "--max-points", "6",
+        [sys.executable, "-m", "ponderlib", "train", "convex_hull", "--min-points", "4", "--max-points", "6",
          "--test-max-points", "7", "--hidden", "8", "--max-updates", "2", "--eval-size", "16",
          "--test-size", "8", "--batch-size", "8", "--seed", "1", "--json"],
         check=False, capture_output=True, text=True, env=env, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
-    assert summary["task"] == "hull" and summary["seed"] == 1 and summary["updates"] == 2
+    assert summary["task"] == "convex_hull" and summary["seed"] == 1 and summary["updates"] == 2
     assert list(summary["area_coverage"]) == ["4", "5", "6", "7"]

@@ -5,8 +5,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ponderlib.data import parity_batch
-from ponderlib.engine import make_generator
+from ponderlib.tasks.parity_data import parity_batch
+from ponderlib.core.seeds import stream_generator
 
 
 @settings(max_examples=50, deadline=None)
@@ -25,7 +25,7 @@ def test_difficulty_range_and_targets(args):
 
 
 def test_parity_by_hand_and_balance():
-    batch = parity_batch(20000, 8, generator=make_generator(0, "cpu"))
+    batch = parity_batch(20000, 8, generator=stream_generator(0, "data", "cpu"))
     # Both classes and every difficulty 1..8 occur in roughly equal shares.
     assert 0.45 < batch.targets.mean().item() < 0.55
     counts = torch.bincount(batch.difficulty, minlength=9)[1:].float() / 20000
@@ -33,19 +33,19 @@ def test_parity_by_hand_and_balance():
 
 
 def test_seeded():
-    a = parity_batch(16, 8, generator=make_generator(3, "cpu"))
-    b = parity_batch(16, 8, generator=make_generator(3, "cpu"))
+    a = parity_batch(16, 8, generator=stream_generator(3, "data", "cpu"))
+    b = parity_batch(16, 8, generator=stream_generator(3, "data", "cpu"))
     assert torch.equal(a.inputs, b.inputs)
 
 
 def test_extrapolation_split_is_one_argument():
-    train = parity_batch(1000, 10, 1, 6, generator=make_generator(0, "cpu"))
-    test = parity_batch(1000, 10, 7, 10, generator=make_generator(1, "cpu"))
+    train = parity_batch(1000, 10, 1, 6, generator=stream_generator(0, "data", "cpu"))
+    test = parity_batch(1000, 10, 7, 10, generator=stream_generator(1, "data", "cpu"))
     assert train.difficulty.max() <= 6 < 7 <= test.difficulty.min()
 
 
 def test_sequence_batch():
-    batch = parity_batch(4, 6, generator=make_generator(0, "cpu"), seq_len=5)
+    batch = parity_batch(4, 6, generator=stream_generator(0, "data", "cpu"), seq_len=5)
     assert batch.inputs.shape == (4, 5, 6) and batch.targets.shape == batch.difficulty.shape == (4, 5)
 
 

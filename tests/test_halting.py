@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from ponderlib.halting import (
+from ponderlib.mechanisms.halting import (
     PRIOR_TRUNCATIONS,
     act_halting,
     expected_ponder_steps,

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from ponderlib.halting import geometric_prior, pondernet_halting, pondernet_log_halting
-from ponderlib.losses import PonderNetLoss, act_loss, kl_to_geometric, pondernet_loss, reconstruction_loss
+from ponderlib.mechanisms.halting import geometric_prior, pondernet_halting, pondernet_log_halting
+from ponderlib.mechanisms.losses import PonderNetLoss, act_loss, kl_to_geometric, pondernet_loss, reconstruction_loss
 
 
 def brute_force_kl(p: list[float], q: list[float]) -> float:

@@ -4,11 +4,11 @@ import pytest
 import torch
 from torch import nn
 
-from ponderlib.act import ACT, ACTRNN
-from ponderlib.data import parity_batch
-from ponderlib.halting import act_halting, pondernet_halting, pondernet_log_halting
-from ponderlib.parity import act_parity_model, pondernet_parity_model
-from ponderlib.pondernet import PonderNet
+from ponderlib.mechanisms.act import ACT, ACTRNN
+from ponderlib.tasks.parity_data import parity_batch
+from ponderlib.mechanisms.halting import act_halting, pondernet_halting, pondernet_log_halting
+from ponderlib.tasks.parity import act_parity_model, pondernet_parity_model
+from ponderlib.mechanisms.pondernet import PonderNet
 
 
 class ScriptedCell(nn.Module):
@@ -127,7 +127,7 @@ class TestPonderNetModule:
         lambdas = torch.tensor([[0.6, 0.5, 0.5, 0.5], [0.1, 0.2, 0.5, 0.5], [0.0, 0.0, 0.0, 0.0]])
         step = ScriptedStep(lambdas)
         model = PonderNet(step, hidden_size=1, max_ponder_steps=4)
-        result = model.infer(torch.arange(3.0).unsqueeze(1), halting="median")
+        result = model.infer(torch.arange(3.0).unsqueeze(1), halting_rule="median")
         assert result.ponder_steps.tolist() == [1, 3, 4]
         assert result.output.tolist() == [1.0, 3.0, 4.0]  # y_n at each sample's own halting step
         assert step.calls == [3, 2, 2, 1]  # halted samples left the batch
@@ -145,11 +145,11 @@ class TestPonderNetModule:
         model = pondernet_parity_model(n_elems=6, hidden=16, max_ponder_steps=8)
         batch = parity_batch(5, 6, generator=torch.Generator().manual_seed(1))
         together = model(batch.inputs)
-        inferred = model.infer(batch.inputs, halting="median")
+        inferred = model.infer(batch.inputs, halting_rule="median")
         for i in range(5):
             alone = model(batch.inputs[i : i + 1])
             assert torch.allclose(together.halting_probs[i], alone.halting_probs[0], atol=1e-5)
-            single = model.infer(batch.inputs[i : i + 1], halting="median")
+            single = model.infer(batch.inputs[i : i + 1], halting_rule="median")
             assert single.ponder_steps[0] == inferred.ponder_steps[i]
             assert torch.allclose(single.output[0], inferred.output[i], atol=1e-5)
 
@@ -157,5 +157,5 @@ class TestPonderNetModule:
         model = pondernet_parity_model(n_elems=4, hidden=8)
         with pytest.raises(ValueError, match="non-empty batch"):
             model(torch.zeros(0, 4))
-        with pytest.raises(ValueError, match="halting must be one of"):
-            model.infer(torch.zeros(2, 4), halting="greedy")
+        with pytest.raises(ValueError, match="halting_rule must be one of"):
+            model.infer(torch.zeros(2, 4), halting_rule="greedy")

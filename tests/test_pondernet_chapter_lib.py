@@ -10,9 +10,11 @@ import matplotlib.pyplot as plt
 import pytest
 import torch
 
-from ponderlib import experiments, plots
-from ponderlib.halting import geometric_prior, pondernet_halting
-from ponderlib.parity import ParityConfig, evaluate_by_difficulty
+from ponderlib.experiments import parity as parity_experiments
+from ponderlib.experiments import pondernet as pondernet_experiments
+from ponderlib.figures import pondernet as plots
+from ponderlib.mechanisms.halting import geometric_prior, pondernet_halting
+from ponderlib.tasks.parity import ParityConfig, evaluate_by_difficulty, train_parity
 
 TINY = ParityConfig(
     n_elems=3, hidden=8, max_ponder_steps=5, target_accuracy=None, max_seconds=None, max_updates=2,
@@ -22,19 +24,19 @@ TINY = ParityConfig(
 
 @pytest.fixture(scope="module")
 def tiny_runs():
-    return experiments.compare_methods(TINY)
+    return pondernet_experiments.compare_methods(TINY)
 
 
 def test_mean_halting_distribution_pads_to_max_ponder_steps():
     probs = torch.tensor([[0.5, 0.5], [1.0, 0.0]])
-    mean = experiments.mean_halting_distribution(probs, 4)
+    mean = parity_experiments.mean_halting_distribution(probs, 4)
     assert torch.allclose(mean, torch.tensor([0.75, 0.25, 0.0, 0.0]))
     with pytest.raises(ValueError, match="max_ponder_steps"):
-        experiments.mean_halting_distribution(probs, 1)
+        parity_experiments.mean_halting_distribution(probs, 1)
 
 
 def test_lambda_p_sweep_returns_one_evaluated_run_per_value():
-    runs = experiments.lambda_p_sweep([0.3, 0.7], TINY)
+    runs = pondernet_experiments.train_each_lambda_p([0.3, 0.7], TINY)
     assert [run.value for run in runs] == [0.3, 0.7]
     for run in runs:
         assert run.result.config.lambda_p == run.value
@@ -46,53 +48,53 @@ def test_lambda_p_sweep_returns_one_evaluated_run_per_value():
 
 def test_sweeps_reject_bad_arguments():
     with pytest.raises(ValueError, match="name"):
-        experiments.hyperparameter_sweep(TINY, "not_a_field", [1.0])
+        parity_experiments.train_each_value(TINY, "not_a_field", [1.0])
     with pytest.raises(ValueError, match="values"):
-        experiments.hyperparameter_sweep(TINY, "tau", [])
+        parity_experiments.train_each_value(TINY, "tau", [])
     with pytest.raises(ValueError, match="method"):
-        experiments.lambda_p_sweep([0.5], TINY, method="act")
+        pondernet_experiments.train_each_lambda_p([0.5], TINY, method="act")
 
 
 def test_tau_sweep_with_act_and_compare_methods_train_the_same_budget():
-    act_runs = experiments.hyperparameter_sweep(ParityConfig(**{**TINY.__dict__, "method": "act"}), "tau", [0.01])
+    act_runs = parity_experiments.train_each_value(ParityConfig(**{**TINY.__dict__, "method": "act"}), "tau", [0.01])
     assert act_runs[0].result.config.method == "act"
-    runs = experiments.compare_methods(TINY, act={"tau": 0.05})
+    runs = pondernet_experiments.compare_methods(TINY, act={"tau": 0.05})
     assert set(runs) == {"act", "pondernet"}
     assert runs["act"].config.tau == 0.05
     assert runs["act"].fit.updates == runs["pondernet"].fit.updates == TINY.max_updates
     with pytest.raises(ValueError, match="method_overrides"):
-        experiments.compare_methods(TINY, lstm={})
+        pondernet_experiments.compare_methods(TINY, lstm={})
 
 
 def test_evaluate_by_difficulty_covers_each_difficulty(tiny_runs):
     runs = tiny_runs
-    evaluation = evaluate_by_difficulty(runs["pondernet"].model, 3, samples_per_difficulty=8)
+    evaluation = evaluate_by_difficulty(runs["pondernet"].model, 3, samples_per_difficulty=8, seed=0)
     assert evaluation.difficulty.tolist() == [1, 2, 3]
-    assert evaluation.accuracy.shape == evaluation.mean_ponder_steps.shape == evaluation.expected_ponder_steps.shape == (3,)
+    assert evaluation.accuracy.shape == evaluation.ponder_steps.shape == evaluation.expected_ponder_steps.shape == (3,)
     assert evaluation.accuracy_on([1, 2, 3]) == pytest.approx(evaluation.accuracy.mean().item())
     with pytest.raises(ValueError, match="difficult"):
         evaluation.accuracy_on([7])
     with pytest.raises(ValueError, match="difficulty"):
-        evaluate_by_difficulty(runs["act"].model, 3, difficulties=[4])
+        evaluate_by_difficulty(runs["act"].model, 3, difficulties=[4], seed=0)
 
 
 def test_inference_compute_counts_step_evaluations(tiny_runs):
     model = tiny_runs["pondernet"].model
-    inputs = experiments.held_out_batch(TINY, 32).inputs
-    compute = experiments.inference_compute(model, inputs, repeats=1)
+    inputs = parity_experiments.test_batch(TINY, 32).inputs
+    compute = pondernet_experiments.inference_compute(model, inputs, seed=0, repeats=1)
     assert compute.full_sample_ponder_steps == 32 * TINY.max_ponder_steps
     assert 32 <= compute.sample_ponder_steps <= compute.full_sample_ponder_steps
     assert 0.0 < compute.fraction_of_full <= 1.0
     assert 1 <= compute.ponder_steps_run <= TINY.max_ponder_steps
     with pytest.raises(ValueError, match="PonderNet"):
-        experiments.inference_compute(torch.nn.Linear(3, 1), inputs)
+        pondernet_experiments.inference_compute(torch.nn.Linear(3, 1), inputs, seed=0)
 
 
 def test_pondernet_plots_return_labelled_figures(tiny_runs):
     lambdas = torch.tensor([[0.2, 0.5, 0.3]])
     runs = tiny_runs
-    evaluations = {m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4) for m, r in runs.items()}
-    sweep = experiments.lambda_p_sweep([0.5], TINY)
+    evaluations = {m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in runs.items()}
+    sweep = pondernet_experiments.train_each_lambda_p([0.5], TINY)
     figures = [
         plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
         plots.plot_halting_vs_prior({"a": sweep[0].halting_probs, "b": sweep[0].halting_probs}, geometric_prior(0.5, 5), 0.5),
@@ -107,31 +109,31 @@ def test_pondernet_plots_return_labelled_figures(tiny_runs):
 
 def test_step_accuracy_scores_every_ponder_step(tiny_runs):
     model = tiny_runs["pondernet"].model
-    result = experiments.step_accuracy_by_difficulty(model, 3, samples_per_difficulty=16)
+    result = pondernet_experiments.step_accuracy_by_difficulty(model, 3, samples_per_difficulty=16, seed=0)
     assert result.difficulty.tolist() == [1, 2, 3]
     assert result.accuracy.shape == result.halting_probs.shape == (3, TINY.max_ponder_steps)
     assert ((result.accuracy >= 0) & (result.accuracy <= 1)).all()
     assert torch.allclose(result.halting_probs.sum(dim=1), torch.ones(3), atol=1e-5)
     assert torch.equal(result.best_step_accuracy(), result.accuracy.max(dim=1).values)
     with pytest.raises(ValueError, match="PonderNet"):
-        experiments.step_accuracy_by_difficulty(tiny_runs["act"].model, 3)
+        pondernet_experiments.step_accuracy_by_difficulty(tiny_runs["act"].model, 3, seed=0)
     with pytest.raises(ValueError, match="difficulty"):
-        experiments.step_accuracy_by_difficulty(model, 3, difficulties=[4])
+        pondernet_experiments.step_accuracy_by_difficulty(model, 3, difficulties=[4], seed=0)
 
 
 def test_expected_steps_trend_has_the_sign_of_the_slope(tiny_runs):
-    evaluation = evaluate_by_difficulty(tiny_runs["pondernet"].model, 3, samples_per_difficulty=4)
+    evaluation = evaluate_by_difficulty(tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0)
     evaluation.expected_ponder_steps = torch.tensor([2.0, 3.0, 5.0])
-    assert experiments.expected_steps_trend(evaluation, [1, 2, 3]) > 0.9
+    assert pondernet_experiments.expected_steps_trend(evaluation, [1, 2, 3]) > 0.9
     evaluation.expected_ponder_steps = torch.tensor([5.0, 3.0, 2.0])
-    assert experiments.expected_steps_trend(evaluation, [1, 2]) == pytest.approx(-1.0)
+    assert pondernet_experiments.expected_steps_trend(evaluation, [1, 2]) == pytest.approx(-1.0)
     with pytest.raises(ValueError, match="at least two"):
-        experiments.expected_steps_trend(evaluation, [3])
+        pondernet_experiments.expected_steps_trend(evaluation, [3])
 
 
 def test_chapter_2_diagnostic_plots(tiny_runs):
-    evaluations = {m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4) for m, r in tiny_runs.items()}
-    step_accuracy = experiments.step_accuracy_by_difficulty(tiny_runs["pondernet"].model, 3, samples_per_difficulty=4)
+    evaluations = {m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in tiny_runs.items()}
+    step_accuracy = pondernet_experiments.step_accuracy_by_difficulty(tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0)
     figures = [
         plots.plot_prior_truncations(
             {t: geometric_prior(0.1, 5, t) for t in ("last", "normalised")},
@@ -139,7 +141,8 @@ def test_chapter_2_diagnostic_plots(tiny_runs):
         ),
         plots.plot_step_accuracy({"seed 0": step_accuracy, "seed 1": step_accuracy}, trained_max=2),
         plots.plot_seeds_by_difficulty(
-            {"PonderNet": [evaluations["pondernet"]] * 2, "ACT": [evaluations["act"]] * 2}, trained_max=2
+            {"PonderNet": [evaluations["pondernet"]] * 2, "ACT": [evaluations["act"]] * 2},
+            {"PonderNet": "pondernet", "ACT": "act"}, trained_max=2
         ),
     ]
     for figure in figures:
@@ -149,7 +152,7 @@ def test_chapter_2_diagnostic_plots(tiny_runs):
 
 def test_parity_config_prior_truncation_reaches_the_loss_and_the_summary():
     config = ParityConfig(**{**TINY.__dict__, "prior_truncation": "last", "kl_direction": "reverse"})
-    result = experiments.train_parity(config)
+    result = train_parity(config)
     assert result.model.unroll_tolerance == 0.0  # the reverse KL needs every step
     metrics = result.metrics()
     assert set(metrics["expected_ponder_steps_by_difficulty"]) == {"1", "2", "3"}

@@ -382,10 +382,10 @@ class _Remote:
         return subprocess.run(["git", *args], env=self.env, capture_output=True, text=True, check=True).stdout.strip()
 
     def push_commit(self, init_py: str) -> str:
-        """Commit ponderlib/__init__.py with this content to main; its sha."""
+        """Commit ponderlib/_version.py with this content to main; its sha."""
         (self.author / "ponderlib").mkdir(exist_ok=True)
-        (self.author / "ponderlib" / "__init__.py").write_text(init_py, encoding="utf-8")
-        self.git("-C", str(self.author), "add", "ponderlib/__init__.py")
+        (self.author / "ponderlib" / "_version.py").write_text(init_py, encoding="utf-8")
+        self.git("-C", str(self.author), "add", "ponderlib/_version.py")
         self.git("-C", str(self.author), "commit", "--quiet", "--allow-empty", "-m", "change")
         self.git("-C", str(self.author), "push", "--quiet", "origin", "main")
         return self.git("-C", str(self.author), "rev-parse", "HEAD")
@@ -421,7 +421,7 @@ def test_tag_step_tags_the_deployed_commit_with_the_version_the_setup_cell_insta
     script = step["run"]
     tag = _setup_cell_tag()
     assert tag == f"v{ponderlib.__version__}"
-    init_py = (ROOT / "ponderlib" / "__init__.py").read_text(encoding="utf-8")
+    init_py = (ROOT / "ponderlib" / "_version.py").read_text(encoding="utf-8")
     remote = _Remote(tmp_path)
 
     first = remote.push_commit(init_py)

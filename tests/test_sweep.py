@@ -24,8 +24,8 @@ matplotlib.use("Agg")
 import pytest
 
 from ponderlib import cli
-from ponderlib.parity import ParityConfig, train_parity
-from ponderlib.plots import METHOD_COLORS
+from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.figures import style
 from ponderlib.sweep import (
     PRESETS,
     SweepIncomplete,
@@ -38,8 +38,8 @@ from ponderlib.sweep import (
     summarize,
     sweep,
 )
-from ponderlib.sweep_plots import plot_sweep
-from ponderlib.tasks import TASKS, Task
+from ponderlib.figures.sweep import plot_sweep
+from ponderlib.tasks.registry import TASKS, Task
 
 try:
     import ray
@@ -183,8 +183,8 @@ def test_spec_files_yaml_and_json(tmp_path):
     assert spec.grid == {"tau": [0.001, 0.01]}  # 1e-3 is a number, as in YAML 1.2
     assert len(plan(make_spec(spec.task, spec.grid, spec.seeds, spec.fixed))) == 4
     json_spec = tmp_path / "spec.json"
-    json_spec.write_text(json.dumps({"task": "sort", "grid": {"decoder": ["pointer", "seq2seq"]}, "seeds": [0]}))
-    assert load_spec(json_spec).task == "sort"
+    json_spec.write_text(json.dumps({"task": "sorting", "grid": {"decoder": ["pointer", "seq2seq"]}, "seeds": [0]}))
+    assert load_spec(json_spec).task == "sorting"
 
 
 @pytest.mark.parametrize(
@@ -389,7 +389,7 @@ def test_summary_mean_and_spread_over_seeds():
 def test_plot_each_seed_and_the_mean_in_the_methods_colours(reference):
     fig = plot_sweep(reference.records, "tau", "final_accuracy")
     ax = fig.axes[0]
-    assert [line.get_color() for line in ax.get_lines()] == [METHOD_COLORS["act"], METHOD_COLORS["pondernet"]]
+    assert [line.get_color() for line in ax.get_lines()] == [style.color("act"), style.color("pondernet")]
     assert [len(c.get_offsets()) for c in ax.collections] == [4, 4]  # 2 taus x 2 seeds per method
     assert ax.get_xlabel() and ax.get_ylabel() and "2 seeds" in ax.get_title()
     with pytest.raises(ValueError, match="metric='accuracy' is not measured"):

@@ -5,8 +5,8 @@ import os
 import pytest
 import torch
 
-from ponderlib.engine import PROGRESS_VARIABLE, progress_enabled
-from ponderlib.parity import ParityConfig, train_parity
+from ponderlib.core.engine import PROGRESS_VARIABLE, progress_enabled
+from ponderlib.tasks.parity import ParityConfig, train_parity
 
 
 @pytest.mark.parametrize("method", ["act", "pondernet"])
@@ -33,7 +33,7 @@ def test_seeded_runs_are_identical():
 
 
 def test_keyboard_interrupt_returns_the_model_and_history(monkeypatch):
-    import ponderlib.parity as parity
+    import ponderlib.tasks.parity as parity
 
     calls = {"n": 0}
     original = parity.parity_objective
@@ -113,11 +113,11 @@ def test_no_extrapolation_without_unseen_difficulties():
 
 
 def test_difficulty_evaluation_by_hand():
-    from ponderlib.parity import DifficultyEvaluation
+    from ponderlib.tasks.parity import DifficultyEvaluation
 
     evaluation = DifficultyEvaluation(
         difficulty=torch.tensor([1, 2]), accuracy=torch.tensor([1.0, 0.5]),
-        mean_ponder_steps=torch.tensor([1.5, 2.5]), expected_ponder_steps=torch.tensor([1.5, 2.5]),
+        ponder_steps=torch.tensor([1.5, 2.5]), expected_ponder_steps=torch.tensor([1.5, 2.5]),
         sample_difficulty=torch.tensor([1, 1, 2, 2]), sample_ponder_steps=torch.tensor([1, 2, 2, 3]),
     )
     assert evaluation.accuracy_on([2]) == 0.5 and evaluation.accuracy_on([1, 2]) == 0.75

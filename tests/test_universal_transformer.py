@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from ponderlib.chains import ChainsConfig, chains_batch, evaluate_chains, train_chains
-from ponderlib.tasks import TASKS
-from ponderlib.universal_transformer import UniversalTransformer, coordinate_embedding
+from ponderlib.tasks.chains import ChainsConfig, chains_batch, evaluate_chains, train_chains
+from ponderlib.tasks.registry import TASKS
+from ponderlib.mechanisms.universal_transformer import UniversalTransformer, coordinate_embedding
 
 
 class FixedHalting(nn.Module):
@@ -25,9 +25,9 @@ class FixedHalting(nn.Module):
         return self.logits.to(entering.dtype).expand(entering.shape[0], -1).unsqueeze(2)  # (B, T, 1)
 
 
-def encoder(halting: str = "act", max_ponder_steps: int = 5, seed: int = 0) -> UniversalTransformer:
+def encoder(method: str = "act", max_ponder_steps: int = 5, seed: int = 0) -> UniversalTransformer:
     torch.manual_seed(seed)
-    return UniversalTransformer(8, 2, 16, max_ponder_steps, halting).double().eval()
+    return UniversalTransformer(8, 2, 16, max_ponder_steps, method).double().eval()
 
 
 def reference_states(model: UniversalTransformer, x: torch.Tensor, halting_steps: list[int]) -> list[torch.Tensor]:
@@ -105,9 +105,9 @@ class TestMasksAndBatching:
         other = model(torch.where(padding.unsqueeze(2), torch.randn_like(x), x), padding)
         assert torch.allclose(out.state[~padding], other.state[~padding])
 
-    @pytest.mark.parametrize("halting", ["act", "pondernet", "fixed"])
-    def test_batched_equals_one_sequence_at_a_time(self, halting):
-        model = encoder(halting, max_ponder_steps=6, seed=1)
+    @pytest.mark.parametrize("method", ["act", "pondernet", "fixed"])
+    def test_batched_equals_one_sequence_at_a_time(self, method):
+        model = encoder(method, max_ponder_steps=6, seed=1)
         lengths = [5, 2, 7, 3]
         x = torch.randn(len(lengths), 7, 8, dtype=torch.float64)
         padding = torch.arange(7).unsqueeze(0) >= torch.tensor(lengths).unsqueeze(1)
@@ -138,19 +138,19 @@ class TestPonderNetPerPosition:
         # lambda = 0.3: P(halted by n) = 0.3, 0.51: the median step is 2. lambda = 0.6: step 1.
         model = encoder("pondernet", max_ponder_steps=6)
         model.halting_unit = FixedHalting([0.3, 0.6])
-        out = model(torch.randn(1, 2, 8, dtype=torch.float64), pondernet_halting_mode="median")
+        out = model(torch.randn(1, 2, 8, dtype=torch.float64), halting_rule="median")
         assert out.ponder_steps.tolist() == [[2, 1]]
         assert out.step_states.shape[2] == 2  # stopped once both had halted
         assert torch.equal(out.state[0, 0], out.step_states[0, 0, 1])
 
     def test_halting_mode_only_for_pondernet(self):
-        with pytest.raises(ValueError, match="pondernet_halting_mode"):
-            encoder("act")(torch.randn(1, 2, 8, dtype=torch.float64), pondernet_halting_mode="sample")
+        with pytest.raises(ValueError, match="halting_rule"):
+            encoder("act")(torch.randn(1, 2, 8, dtype=torch.float64), halting_rule="sample")
 
 
 class TestBadInput:
     def test_arguments(self):
-        with pytest.raises(ValueError, match="halting"):
+        with pytest.raises(ValueError, match="method"):
             UniversalTransformer(8, 2, 16, 4, "gumbel")
         with pytest.raises(ValueError, match="max_ponder_steps"):
             UniversalTransformer(8, 2, 16, 0)
@@ -169,13 +169,13 @@ class TestBadInput:
 
 @settings(max_examples=25, deadline=None)
 @given(
-    halting=st.sampled_from(["act", "pondernet"]),
+    method=st.sampled_from(["act", "pondernet"]),
     seed=st.integers(0, 10_000),
     lengths=st.lists(st.integers(1, 6), min_size=1, max_size=4),
     max_ponder_steps=st.integers(1, 6),
 )
-def test_halting_distribution_sums_to_one_per_position(halting, seed, lengths, max_ponder_steps):
-    model = encoder(halting, max_ponder_steps, seed)
+def test_halting_distribution_sums_to_one_per_position(method, seed, lengths, max_ponder_steps):
+    model = encoder(method, max_ponder_steps, seed)
     x = torch.randn(len(lengths), max(lengths), 8, dtype=torch.float64, generator=torch.Generator().manual_seed(seed))
     padding = torch.arange(max(lengths)).unsqueeze(0) >= torch.tensor(lengths).unsqueeze(1)
     out = model(x, padding)

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import pytest
 from ipywidgets.embed import embed_data
 
-from ponderlib.widgets import figure_switcher
+from ponderlib.figures.widgets import figure_switcher
 
 
 def _figures(labels):

@@ -1,7 +1,7 @@
 """The sequence-parity task: ACT inside an RNN (Graves 2016, sec. 2), pondering per time step.
 
 At every time step ``t`` the network reads a fresh parity vector ``x_t`` (its difficulty, the number
-of non-zero entries, drawn anew for each ``t``) and must output its parity. :class:`ponderlib.act.ACTRNN`
+of non-zero entries, drawn anew for each ``t``) and must output its parity. :class:`ponderlib.mechanisms.act.ACTRNN`
 ponders on ``x_t`` for ``N(t)`` steps, starting from the mean-field state ``s(t-1)`` of the previous
 time step, with the first-step flag set on the first ponder step of every ``t``. The loss is
 Graves eq. 12 with the ponder cost averaged over time steps and samples:
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.act import ACT, ACTRNN
-from ponderlib.data import ParityBatch, parity_batch
-from ponderlib.engine import PonderingResult, TrainConfig, default, option, run_training
-from ponderlib.losses import act_loss
-from ponderlib.validation import check_fraction, check_non_negative, check_sizes
+from ponderlib.mechanisms.act import ACT, ACTRNN
+from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
+from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
+from ponderlib.mechanisms.losses import ACTLoss
+from ponderlib.core.validation import check_fraction, check_non_negative, check_sizes
 
 
 def act_sequence_model(
@@ -68,12 +68,17 @@ class SequenceConfig(TrainConfig):
         return 1e-2
 
 
-def sequence_loss(model: ACTRNN, batch: ParityBatch, tau: float) -> torch.Tensor:
-    """``mean BCE + tau * mean rho`` over samples and time steps (Graves eq. 12, averaged)."""
+def sequence_loss(model: ACTRNN, batch: ParityBatch, tau: float | ACTLoss) -> torch.Tensor:
+    """``mean BCE + tau * mean rho`` over samples and time steps (Graves eq. 12, averaged).
+
+    ``tau``: the time penalty, or an :class:`~ponderlib.mechanisms.losses.ACTLoss` built once (a
+    training loop passes one, so ``tau`` is not re-checked per training update).
+    """
+    loss = tau if isinstance(tau, ACTLoss) else ACTLoss(tau)
     result = model(batch.inputs)
     logits = result.outputs.squeeze(2)  # (B, T)
     task = nn.functional.binary_cross_entropy_with_logits(logits, batch.targets)
-    return act_loss(task, result.ponder_cost, tau)  # ponder_cost: (B, T)
+    return loss(task, result.ponder_cost)  # ponder_cost: (B, T)
 
 
 @dataclass
@@ -119,7 +124,7 @@ class SequenceResult(PonderingResult):
 def train_act_sequence(config: SequenceConfig | None = None, **overrides) -> SequenceResult:
     """Train an :class:`ACTRNN` on sequence parity as ``config`` (or ``SequenceConfig(**overrides)``) says.
 
-    Seeded like :func:`ponderlib.parity.train_parity`; the held-out batch (``eval_size`` sequences)
+    Seeded like :func:`ponderlib.tasks.parity.train_parity`; the held-out batch (``eval_size`` sequences)
     comes from its own seed. History metrics: ``accuracy`` and ``ponder_steps`` (mean ``N(t)``).
     """
     config = SequenceConfig.from_overrides(config, overrides)
@@ -135,9 +140,11 @@ def train_act_sequence(config: SequenceConfig | None = None, **overrides) -> Seq
             config.eval_size, config.n_elems, generator=config.generator("held_out", device), seq_len=config.seq_len
         )
 
+        training_sequences = ParityVectors(config.n_elems, seq_len=config.seq_len)
+        loss = ACTLoss(config.tau)
+
         def loss_on_fresh_batch() -> torch.Tensor:
-            batch = parity_batch(config.batch_size, config.n_elems, generator=data, seq_len=config.seq_len)
-            return sequence_loss(model, batch, config.tau)
+            return sequence_loss(model, training_sequences.draw(config.batch_size, data), loss)
 
         def evaluate() -> dict[str, float]:
             evaluation = evaluate_act_sequence(model, held_out)

@@ -1,5 +1,5 @@
 """Figures of chapter 3: attention maps, training curves of the decoders, exact match against
-array length, convex hulls predicted against true. Colours are the book's (:data:`ponderlib.plots.METHOD_COLORS`)."""
+array length, convex hulls predicted against true. Colours and labels are the book's (:mod:`ponderlib.figures.style`)."""
 
 from __future__ import annotations
 
@@ -9,31 +9,8 @@ import matplotlib.pyplot as plt
 import torch
 from matplotlib.figure import Figure
 
-from ponderlib.engine import History
-from ponderlib.plots import METHOD_COLORS
-
-DECODER_LABELS = {
-    "pointer": "pointer",
-    "seq2seq": "seq2seq",
-    "bahdanau": "seq2seq+attention (Bahdanau)",
-    "luong": "seq2seq+attention (Luong-style)",
-}
-"""How the book names each decoder of :data:`ponderlib.pointer.DECODERS`."""
-
-DECODER_COLORS = {
-    "pointer": METHOD_COLORS["pointer"],
-    "seq2seq": METHOD_COLORS["seq2seq"],
-    "bahdanau": METHOD_COLORS["seq2seq+attention"],
-    "luong": "#e377c2",
-}
-"""One colour per decoder: the book's colours (:data:`ponderlib.plots.METHOD_COLORS`) for the
-pointer, seq2seq and seq2seq+attention (Bahdanau's); the Luong-style variant, only in chapter 3, its own."""
-
-
-def decoder_color(decoder: str) -> str:
-    """The book's colour for a decoder of :data:`ponderlib.pointer.DECODERS`."""
-    return DECODER_COLORS[decoder]
-
+from ponderlib.core.engine import History
+from ponderlib.figures import style
 
 def _format_value(value: float) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
@@ -77,14 +54,14 @@ def _heat_map(weights, columns: list[str], rows: list[str], labels: tuple[str, s
 def training_curves_figure(histories: Mapping[str, History], title: str) -> Figure:
     """Held-out exact match and training loss against training updates, one line per decoder.
 
-    ``histories`` maps a decoder name (one of :data:`ponderlib.pointer.DECODERS`) to its
-    :class:`~ponderlib.engine.History`.
+    ``histories`` maps a decoder name (one of :data:`ponderlib.mechanisms.pointer.DECODERS`) to its
+    :class:`~ponderlib.core.engine.History`.
     """
     fig, (ax_acc, ax_loss) = plt.subplots(1, 2, figsize=(10, 3.6))
     for decoder, history in histories.items():
-        style = {"color": decoder_color(decoder), "label": DECODER_LABELS[decoder]}
-        ax_acc.plot(history.update, history.metrics["exact_match"], marker=".", **style)
-        ax_loss.plot(history.update, history.loss, **style)
+        line = {"color": style.color(decoder), "label": style.label(decoder)}
+        ax_acc.plot(history.update, history.metrics["exact_match"], marker=".", **line)
+        ax_loss.plot(history.update, history.loss, **line)
     ax_acc.set_xlabel("training updates")
     ax_acc.set_ylabel("held-out exact match (fraction)")
     ax_acc.set_ylim(-0.02, 1.02)
@@ -119,7 +96,7 @@ def length_curve_figure(
     for label, curve in curves.items():
         lengths: Sequence[int] = [n for n, v in curve.items() if v is not None]
         ax.plot(lengths, [curve[n] for n in lengths], marker="o", label=label,
-                color=(colors or {}).get(label, METHOD_COLORS["pointer"]), linestyle=(styles or {}).get(label, "-"))
+                color=(colors or {}).get(label, style.color("pointer")), linestyle=(styles or {}).get(label, "-"))
     ax.set_xlabel("array length n (elements)")
     ax.set_ylabel("exact match (fraction)")
     ax.set_ylim(-0.02, 1.02)
@@ -139,7 +116,7 @@ def pointer_diagram_figure(values: Sequence[float], pointers: Sequence[int], tit
     """
     n = len(values)
     fig, ax = plt.subplots(figsize=(0.9 * n + 1.5, 2.8))
-    color = METHOD_COLORS["pointer"]
+    color = style.color("pointer")
     for j, value in enumerate(values):
         ax.add_patch(plt.Rectangle((j - 0.4, 1.6), 0.8, 0.6, fill=False, lw=1.5))
         ax.text(j, 1.9, _format_value(value), ha="center", va="center", fontsize=12)
@@ -178,10 +155,10 @@ def hull_figure(points: torch.Tensor, predicted: Sequence[int], true: Sequence[i
     ax.plot(xy[closed_true, 0], xy[closed_true, 1], color="0.6", lw=4, alpha=0.5, label="true hull (SciPy)")
     if len(predicted) > 0:
         closed = list(predicted) + list(predicted[:1])
-        ax.plot(xy[closed, 0], xy[closed, 1], color=METHOD_COLORS["pointer"], lw=1.5, marker="o", ms=3,
+        ax.plot(xy[closed, 0], xy[closed, 1], color=style.color("pointer"), lw=1.5, marker="o", ms=3,
                 label="pointer network")
         ax.annotate("start", xy[predicted[0]], textcoords="offset points", xytext=(-12, -12), fontsize=7,
-                    color=METHOD_COLORS["pointer"])
+                    color=style.color("pointer"))
     ax.set_xlim(-0.05, 1.05)
     ax.set_ylim(-0.05, 1.05)
     ax.set_aspect("equal")
@@ -214,12 +191,12 @@ def hull_attention_figure(attention: torch.Tensor, pointers: torch.Tensor, n: in
 def hull_training_figure(histories: Mapping[int, History], title: str) -> Figure:
     """Held-out hull accuracy and area coverage against training updates, one line per seed.
 
-    ``histories`` maps a seed to the :class:`~ponderlib.engine.History` of a
-    :func:`ponderlib.convex_hull.train_hull` run (metrics ``accuracy`` and ``area_coverage``).
+    ``histories`` maps a seed to the :class:`~ponderlib.core.engine.History` of a
+    :func:`ponderlib.tasks.convex_hull.train_hull` run (metrics ``accuracy`` and ``area_coverage``).
     """
     fig, (ax_acc, ax_area) = plt.subplots(1, 2, figsize=(10, 3.4))
-    for style, (seed, history) in zip(("-", "--", ":", "-."), histories.items()):
-        kwargs = {"color": METHOD_COLORS["pointer"], "linestyle": style, "marker": ".", "label": f"seed {seed}"}
+    for line_style, (seed, history) in zip(("-", "--", ":", "-."), histories.items()):
+        kwargs = {"color": style.color("pointer"), "linestyle": line_style, "marker": ".", "label": f"seed {seed}"}
         ax_acc.plot(history.update, history.metrics["accuracy"], **kwargs)
         ax_area.plot(history.update, history.metrics["area_coverage"], **kwargs)
     ax_acc.set(xlabel="training updates", ylabel="held-out accuracy (fraction of exact hulls)", ylim=(-0.02, 1.02))

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ponderlib.validation import (
+from ponderlib.core.validation import (
     check_choice,
     check_fraction,
     check_int,

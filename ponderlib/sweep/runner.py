@@ -1,7 +1,7 @@
 """Sweeps: one task trained over a grid of config values times a list of seeds, in this process, on
 local worker processes, or on a Ray cluster, with every finished run appended to a results file.
 
-A sweep is a task of :data:`~ponderlib.tasks.TASKS`, a **grid** (``{field: [values]}``: every
+A sweep is a task of :data:`~ponderlib.tasks.registry.TASKS`, a **grid** (``{field: [values]}``: every
 combination is a grid point), the **fixed** fields every run shares (``{field: value}``) and the
 **seeds**; each grid point is trained once per seed. :func:`make_spec` checks all of it before the
 first run: the task, every field name, and every config the sweep will train (each is built and
@@ -12,8 +12,8 @@ The results file holds one JSON object per line, one per finished run::
     {"task": "parity", "point": {"tau": 0.001}, "seed": 0, "config": {...}, "summary": {...}}
 
 where ``config`` is the run's whole config as the sweep built it
-(:meth:`~ponderlib.engine.TrainConfig.to_dict`, seed included) and ``summary`` the task result's
-whole :meth:`~ponderlib.engine.TrainResult.summary` (metrics, device, training updates, seconds,
+(:meth:`~ponderlib.core.engine.TrainConfig.to_dict`, seed included) and ``summary`` the task result's
+whole :meth:`~ponderlib.core.engine.TrainResult.summary` (metrics, device, training updates, seconds,
 library version). A line is appended, flushed and synced to disk as each run ends. A run's identity
 is its **key**: the task and its config (:func:`run_key`). Running the same sweep again skips
 every run whose key is already in the file, so an interrupted sweep (Ctrl-C, a lost worker, a killed
@@ -25,10 +25,10 @@ Executors (``executor=``): ``"inprocess"`` (the chapters' default on a 2-core ma
 configs' ``threads``); ``"ray"``, a Ray cluster (``pip install "ponderlib[ray]"``): a local one
 started for the sweep, or an existing one at ``address`` (``"auto"`` or ``"host:port"``; every
 node needs ``ponderlib`` installed). Every run seeds itself from its config
-(:func:`~ponderlib.engine.start_run`), so the same sweep gives the same numbers under every executor.
+(:func:`~ponderlib.core.engine.start_run`), so the same sweep gives the same numbers under every executor.
 
 :func:`summarize` turns records into the mean and spread over seeds per grid point;
-:mod:`ponderlib.sweep_plots` draws them. :data:`PRESETS` are the papers' sweeps at their scale.
+:mod:`ponderlib.figures.sweep` draws them. :data:`PRESETS` are the papers' sweeps at their scale.
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ from typing import Any
 import torch
 from tqdm.auto import tqdm
 
-from ponderlib.engine import TrainConfig
-from ponderlib.tasks import get_task
-from ponderlib.validation import check_choice, check_int, check_non_negative
+from ponderlib.core.engine import TrainConfig
+from ponderlib.tasks.registry import get_task
+from ponderlib.core.validation import check_choice, check_int, check_non_negative
 
 EXECUTORS = ("inprocess", "pool", "ray")
 
@@ -177,7 +177,7 @@ def make_spec(
 ) -> SweepSpec:
     """A checked :class:`SweepSpec`: raises ``ValueError`` naming the first problem, before anything runs.
 
-    Checks that ``task`` is a task of :data:`~ponderlib.tasks.TASKS`; ``grid`` is a non-empty mapping
+    Checks that ``task`` is a task of :data:`~ponderlib.tasks.registry.TASKS`; ``grid`` is a non-empty mapping
     of the task config's fields to non-empty lists of distinct values (not ``seed``, ``progress``,
     ``device`` or ``threads``); ``fixed`` maps other fields to single values; ``seeds`` is a non-empty
     list of distinct integers >= 0; and that the task's config accepts every combination (each is
@@ -472,7 +472,7 @@ def sweep(
     this again after an interruption runs only what is missing.
 
     Args:
-        task: a name of :data:`~ponderlib.tasks.TASKS` (``"parity"``, ``"sequence-parity"``, ``"sort"``).
+        task: a name of :data:`~ponderlib.tasks.registry.TASKS` (``"parity"``, ``"sequence_parity"``, ``"sorting"``, ``"convex_hull"``, ``"chains"``).
         grid: ``{field: [values]}`` of the task's config; every combination is trained.
         seeds: the seeds each grid point is trained with.
         results_path: the JSON-lines results file (created if missing; its folder must exist).

@@ -15,7 +15,7 @@ jump along chains, as pointer doubling does); either way more hops need more pon
 
 Names are drawn afresh for every sequence from ``n_names`` symbols, so a model cannot memorise
 values; sequences of different lengths share a batch with padding. This module owns the data, the
-models (:class:`ChainsModel`: embedding, a :class:`~ponderlib.universal_transformer.UniversalTransformer`,
+models (:class:`ChainsModel`: embedding, a :class:`~ponderlib.mechanisms.universal_transformer.UniversalTransformer`,
 a linear read-out), the loss of each halting method, the metrics, :class:`ChainsConfig` and
 :func:`train_chains`.
 """
@@ -27,11 +27,12 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.engine import PonderingResult, TrainConfig, default, option, pearson_correlation, round_or_none, run_training
-from ponderlib.losses import KL_DIRECTIONS, PonderNetLoss, act_loss
-from ponderlib.pondernet import HALTING_MODES
-from ponderlib.universal_transformer import HALTING, UniversalTransformer, UTOutput
-from ponderlib.validation import (
+from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
+from ponderlib.core.stats import pearson_correlation, round_or_none
+from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss
+from ponderlib.mechanisms.pondernet import HALTING_RULES
+from ponderlib.mechanisms.universal_transformer import METHODS, UniversalTransformer, UTOutput
+from ponderlib.core.validation import (
     check_choice,
     check_fraction,
     check_int,
@@ -86,6 +87,13 @@ def chains_batch(
     check_int("max_len", max_len, minimum=min_len)
     check_int("max_depth", max_depth, minimum=0)
     check_int("n_names", n_names, minimum=max_len)
+    return _draw_chains(batch_size, min_len, max_len, max_depth, n_names, generator)
+
+
+def _draw_chains(
+    batch_size: int, min_len: int, max_len: int, max_depth: int, n_names: int, generator: torch.Generator | None
+) -> ChainsBatch:
+    """:func:`chains_batch` without its checks, for a training loop whose config was validated once."""
     device = generator.device if generator is not None else torch.device("cpu")
     lengths = torch.randint(min_len, max_len + 1, (batch_size,), generator=generator, device=device)  # (B,)
     names = torch.rand(batch_size, n_names, generator=generator, device=device).argsort(dim=1)[:, :max_len]  # (B, T)
@@ -137,12 +145,12 @@ class ChainsModel(nn.Module):
         self.read_out = nn.Linear(encoder.d_model, 2)
 
     def forward(
-        self, batch: ChainsBatch, pondernet_halting_mode: str | None = None, generator: torch.Generator | None = None
+        self, batch: ChainsBatch, halting_rule: str | None = None, generator: torch.Generator | None = None
     ) -> tuple[torch.Tensor, UTOutput]:
         """Logits ``(B, T, 2)`` read from the encoder's output state, and the encoder's :class:`UTOutput`."""
         right = self.embedding(batch.sources) + self.negation(batch.negated.long())  # (B, T, D/2)
         x = torch.cat([self.embedding(batch.names), right], dim=2)  # (B, T, D)
-        out = self.encoder(x, batch.padding_mask, pondernet_halting_mode, generator)
+        out = self.encoder(x, batch.padding_mask, halting_rule, generator)
         return self.read_out(out.state), out
 
 
@@ -154,13 +162,29 @@ def build_chains_model(config: ChainsConfig) -> ChainsModel:
     return ChainsModel(encoder, config.n_names)
 
 
-def chains_loss(model: ChainsModel, batch: ChainsBatch, config: ChainsConfig, pondernet_loss: PonderNetLoss | None = None) -> torch.Tensor:
+def halting_loss(config: ChainsConfig) -> ACTLoss | PonderNetLoss | None:
+    """The halting method's loss, its settings checked once: ACT's (``tau``), PonderNet's
+    (``lambda_p``, ``beta``, ``kl_direction``, the prior truncated at ``max_ponder_steps``), or None
+    for the fixed depth."""
+    if config.method == "act":
+        return ACTLoss(config.tau)
+    if config.method == "pondernet":
+        return PonderNetLoss(config.lambda_p, config.beta, config.kl_direction, config.max_ponder_steps)
+    return None
+
+
+def chains_loss(
+    model: ChainsModel, batch: ChainsBatch, config: ChainsConfig, loss: ACTLoss | PonderNetLoss | None = None
+) -> torch.Tensor:
     """The training loss of ``config.method`` on one batch, averaged over real positions.
 
     ACT: cross-entropy of the mean-field read-out plus ``tau * mean(rho)`` (Graves eq. 12).
     PonderNet: ``L_Rec + beta * KL`` (Banino eq. 3) over every position's ponder steps.
-    Fixed depth: cross-entropy of the last step's read-out.
+    Fixed depth: cross-entropy of the last step's read-out. ``loss``: :func:`halting_loss` of
+    ``config``, built once by a training loop (built here when None).
     """
+    if loss is None:
+        loss = halting_loss(config)
     logits, out = model(batch)
     real = ~batch.padding_mask  # (B, T)
     if config.method == "pondernet":
@@ -169,10 +193,10 @@ def chains_loss(model: ChainsModel, batch: ChainsBatch, config: ChainsConfig, po
         step_losses = nn.functional.cross_entropy(
             step_logits[real].reshape(-1, 2), batch.targets[real].repeat_interleave(n_run), reduction="none"
         ).reshape(-1, n_run)  # (positions, n_run): L(y, y_n)
-        return pondernet_loss(step_losses, out.halting_probs[real])[0]
+        return loss(step_losses, out.halting_probs[real])[0]
     task = nn.functional.cross_entropy(logits[real], batch.targets[real])
     if config.method == "act":
-        return act_loss(task, out.ponder_cost[real], config.tau)
+        return loss(task, out.ponder_cost[real])
     return task
 
 
@@ -199,6 +223,11 @@ class ChainsEvaluation:
     attention: torch.Tensor
     padding_mask: torch.Tensor
 
+    @property
+    def mean_ponder_steps(self) -> float:
+        """Mean ponder steps per real position."""
+        return self.ponder_steps[~self.padding_mask].float().mean().item()
+
     def by_depth(self) -> dict[int, tuple[float, float, int]]:
         """Required depth -> (accuracy, mean ponder steps, positions) over real positions."""
         real = ~self.padding_mask
@@ -211,16 +240,16 @@ class ChainsEvaluation:
 
 @torch.no_grad()
 def evaluate_chains(
-    model: ChainsModel, batch: ChainsBatch, halting: str = "sample", generator: torch.Generator | None = None
+    model: ChainsModel, batch: ChainsBatch, halting_rule: str = "sample", generator: torch.Generator | None = None
 ) -> ChainsEvaluation:
     """Accuracy, ponder steps per position and their correlation with the required depth.
 
     ACT predicts from its mean-field state after ``N_i`` ponder steps, the fixed depth after all of
-    them, PonderNet from the state at the step each position halts (``halting``: ``"sample"`` or
+    them, PonderNet from the state at the step each position halts (``halting_rule``: ``"sample"`` or
     ``"median"``).
     """
-    mode = halting if model.encoder.halting == "pondernet" else None
-    logits, out = model(batch, mode, generator)
+    rule = halting_rule if model.encoder.method == "pondernet" else None
+    logits, out = model(batch, rule, generator)
     real = ~batch.padding_mask
     correct = (logits.argmax(dim=2) == batch.targets) & real
     return ChainsEvaluation(
@@ -241,10 +270,10 @@ class ChainsConfig(TrainConfig):
     ``method``: ``"act"`` (Universal Transformer with ACT per position), ``"pondernet"``
     (PonderNet-style halting per position) or ``"fixed"`` (the same block applied
     ``max_ponder_steps`` times). ``tau`` and ``eps`` are ACT's; ``lambda_p``, ``beta``,
-    ``kl_direction`` and ``eval_halting`` PonderNet's.
+    ``kl_direction`` and ``halting_rule`` PonderNet's.
     """
 
-    method: str = option("act", "how many ponder steps each position gets", choices=HALTING)
+    method: str = option("act", "how many ponder steps each position gets", choices=METHODS)
     d_model: int = option(32, "state size of the shared block (even)")
     heads: int = option(2, "attention heads (divide d_model)")
     d_transition: int = option(64, "hidden size of the transition function")
@@ -258,14 +287,14 @@ class ChainsConfig(TrainConfig):
     lambda_p: float = option(0.3, "PonderNet's geometric prior parameter, in (0, 1]")
     beta: float = option(0.01, "PonderNet's KL weight, >= 0")
     kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse", choices=KL_DIRECTIONS)
-    eval_halting: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_MODES)
+    halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES)
     batch_size: int = default("batch_size", 128)
     max_updates: int | None = default("max_updates", 400)
     eval_every: int = default("eval_every", 100)
     eval_size: int = default("eval_size", 256)
 
     def validate(self) -> None:
-        check_choice("method", self.method, HALTING)
+        check_choice("method", self.method, METHODS)
         check_sizes(d_model=self.d_model, heads=self.heads, d_transition=self.d_transition, max_ponder_steps=self.max_ponder_steps)
         check_sizes(min_len=self.min_len)
         check_int("max_len", self.max_len, minimum=self.min_len)
@@ -276,14 +305,18 @@ class ChainsConfig(TrainConfig):
         check_lambda_p(self.lambda_p)
         check_non_negative("beta", self.beta)
         check_choice("kl_direction", self.kl_direction, KL_DIRECTIONS)
-        check_choice("eval_halting", self.eval_halting, HALTING_MODES)
+        check_choice("halting_rule", self.halting_rule, HALTING_RULES)
         super().validate()
 
     def default_lr(self) -> float:
         return DEFAULT_LR
 
     def batch(self, batch_size: int, generator: torch.Generator, max_len: int | None = None, max_depth: int | None = None) -> ChainsBatch:
-        """A batch drawn as this config says (``max_len`` and ``max_depth`` overridable, for longer programs)."""
+        """A batch drawn as this config says (``max_len`` and ``max_depth`` overridable, for longer programs).
+
+        With neither override (a training update of a validated run) nothing is re-checked."""
+        if max_len is None and max_depth is None:
+            return _draw_chains(batch_size, self.min_len, self.max_len, self.max_depth, self.n_names, generator)
         return chains_batch(
             batch_size, self.min_len, max_len or self.max_len,
             self.max_depth if max_depth is None else max_depth, self.n_names, generator,
@@ -314,21 +347,20 @@ def train_chains(config: ChainsConfig | None = None, **overrides) -> ChainsResul
     config = ChainsConfig.from_overrides(config, overrides)
 
     def make_objective(model, device):
-        data, halting = config.generator("data", device), config.generator("halting", device)
+        data, sampling = config.generator("data", device), config.generator("sampling", device)
         held_out = config.batch(config.eval_size, config.generator("held_out", device))
-        pondernet_loss = (
-            PonderNetLoss(config.lambda_p, config.beta, config.kl_direction, config.max_ponder_steps)
-            if config.method == "pondernet"
-            else None
-        )
+        loss = halting_loss(config)
 
         def loss_on_fresh_batch() -> torch.Tensor:
-            return chains_loss(model, config.batch(config.batch_size, data), config, pondernet_loss)
+            return chains_loss(model, config.batch(config.batch_size, data), config, loss)
 
         def evaluate() -> dict[str, float]:
-            evaluation = evaluate_chains(model, held_out, config.eval_halting, halting)
-            steps = evaluation.ponder_steps[~held_out.padding_mask].float().mean().item()
-            return {"accuracy": evaluation.accuracy, "ponder_steps": steps, "depth_correlation": evaluation.depth_correlation}
+            evaluation = evaluate_chains(model, held_out, config.halting_rule, sampling)
+            return {
+                "accuracy": evaluation.accuracy,
+                "ponder_steps": evaluation.mean_ponder_steps,
+                "depth_correlation": evaluation.depth_correlation,
+            }
 
         return loss_on_fresh_batch, evaluate
 

@@ -5,7 +5,7 @@ A sample is a set of ``n`` points ``P_1 .. P_n`` uniform in the unit square, ``n
 lengths and a validity mask. The answer is the hull's vertices as pointers into the input, in the
 paper's order: counter-clockwise, starting from the vertex with the lowest index, followed by the
 end pointer (index ``N``, the network's extra "end" position; see
-:class:`ponderlib.pointer.PointerNetwork` with ``end_pointer=True``). Vinyals et al. close the
+:class:`ponderlib.mechanisms.pointer.PointerNetwork` with ``end_pointer=True``). Vinyals et al. close the
 polygon by repeating the first vertex before the end; here the end pointer alone closes it, one
 decoder step fewer and the same polygon.
 
@@ -31,18 +31,18 @@ import torch
 from scipy.spatial import ConvexHull
 from shapely.geometry import Polygon
 
-from ponderlib.device import get_device
-from ponderlib.engine import (
+from ponderlib.core.device import get_device
+from ponderlib.core.engine import (
     TrainConfig,
     TrainResult,
     default,
-    make_generator,
     option,
-    round_or_none,
     run_training,
 )
-from ponderlib.pointer import DecoderOutput, PointerNetwork, greedy_decode
-from ponderlib.validation import check_int, check_sizes
+from ponderlib.core.seeds import stream_generator
+from ponderlib.core.stats import round_or_none
+from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, greedy_decode
+from ponderlib.core.validation import check_int, check_sizes
 
 MIN_POINTS = 3
 """A hull needs three points that are not on one line."""
@@ -149,6 +149,14 @@ def hull_batch(
     """
     check_int("batch_size", batch_size, minimum=1)
     check_point_counts(min_points, max_points)
+    return _draw_hulls(batch_size, min_points, max_points, generator, device, pad_to)
+
+
+def _draw_hulls(
+    batch_size: int, min_points: int, max_points: int, generator: torch.Generator | None,
+    device: torch.device | str | None = None, pad_to: int | None = None,
+) -> HullBatch:
+    """:func:`hull_batch` without its checks of the counts, for a training loop whose config was validated once."""
     device = generator.device if generator is not None else get_device(device)
     lengths = torch.randint(min_points, max_points + 1, (batch_size,), generator=generator, device=device)
     coordinates = torch.rand(batch_size, max_points, 2, generator=generator, device=device).cpu().numpy()
@@ -164,7 +172,7 @@ def check_point_counts(min_points: int, max_points: int) -> None:
 
 def next_vertex(targets: torch.Tensor, available: torch.Tensor) -> torch.Tensor:
     """The right next pointer: the first entry of ``targets`` (vertices, then the end) still
-    available; the teacher of :class:`~ponderlib.pointer.PointerNetwork` and the loss's target.
+    available; the teacher of :class:`~ponderlib.mechanisms.pointer.PointerNetwork` and the loss's target.
 
     Shapes: ``targets (..., N + 1)`` with -1 padding, ``available (..., N + 1)`` bool -> ``(...)``
     int64; 0 where nothing is available (a finished sample).
@@ -226,12 +234,13 @@ def evaluate_hull(model: PointerNetwork, batch: HullBatch) -> HullMetrics:
 def hull_metrics_by_points(
     model: PointerNetwork,
     point_counts: range | list[int],
-    samples: int = 512,
-    seed: int = 0,
+    samples: int,
+    seed: int,
     device: torch.device | str | None = None,
 ) -> dict[int, HullMetrics]:
-    """Metrics on fresh sets of exactly ``n`` points for each ``n`` in ``point_counts`` (from ``seed``)."""
-    generator = make_generator(seed, device)
+    """Metrics on fresh sets of exactly ``n`` points for each ``n`` in ``point_counts``, drawn from the
+    ``"test"`` stream of the run seeded with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`)."""
+    generator = stream_generator(seed, "test", device)
     return {n: evaluate_hull(model, hull_batch(samples, n, n, generator=generator)) for n in point_counts}
 
 
@@ -263,7 +272,7 @@ class HullConfig(TrainConfig):
 class HullResult(TrainResult):
     """A trained hull pointer network, its history, and its metrics by point count."""
 
-    task = "hull"
+    task = "convex_hull"
 
     by_points: dict[int, HullMetrics] | None = None
     """Greedy metrics on fresh sets of each point count, measured by :func:`train_hull`."""
@@ -296,7 +305,7 @@ def train_hull(config: HullConfig | None = None, **overrides) -> HullResult:
                               generator=config.generator("held_out", device))
 
         def loss_on_fresh_batch() -> torch.Tensor:
-            batch = hull_batch(config.batch_size, config.min_points, config.max_points, generator=data)
+            batch = _draw_hulls(config.batch_size, config.min_points, config.max_points, data)
 
             def teacher(available: torch.Tensor) -> torch.Tensor:
                 return next_vertex(batch.targets, available)
@@ -313,6 +322,6 @@ def train_hull(config: HullConfig | None = None, **overrides) -> HullResult:
                           desc=f"pointer hull {config.min_points}-{config.max_points} points")
     result.by_points = hull_metrics_by_points(
         result.model, range(config.min_points, config.test_max_points + 1), config.test_size,
-        config.seed + 3_000_017, result.device,
+        config.seed, result.device,
     )
     return result

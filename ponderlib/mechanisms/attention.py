@@ -10,7 +10,7 @@ of Vinyals et al. 2015, eq. 3 (Bahdanau et al. write ``e_ij = a(s_{i-1}, h_j)`` 
 
 Bahdanau et al. feed the context ``c_i`` to the decoder, which then picks a word from a fixed
 vocabulary. A pointer network (Vinyals et al. 2015, sec. 2.3) stops at the softmax: ``a^i`` *is*
-the output distribution, over the input positions (see :mod:`ponderlib.pointer`).
+the output distribution, over the input positions (see :mod:`ponderlib.mechanisms.pointer`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ponderlib.validation import check_sizes
+from ponderlib.core.validation import check_sizes
 
 
 class AdditiveAttention(nn.Module):

@@ -5,15 +5,15 @@ the conditional probability of halting at step ``n`` given that the network has 
 
 *Training* unrolls the step function and returns every ``y_n`` with the unconditional halting
 distribution ``p_n = lambda_n prod_{j<n}(1 - lambda_j)`` (Banino eq. 2,
-:func:`ponderlib.halting.pondernet_halting`), so the loss is an expectation over ``n``
-(:func:`ponderlib.losses.pondernet_loss`), with ``log p_n`` computed in log space for the KL. The
+:func:`ponderlib.mechanisms.halting.pondernet_halting`), so the loss is an expectation over ``n``
+(:func:`ponderlib.mechanisms.losses.pondernet_loss`), with ``log p_n`` computed in log space for the KL. The
 unroll stops early once every sample has less than ``unroll_tolerance`` probability left of still
 running; the last step run absorbs that mass. The reverse KL needs ``log p_n`` at every step up to
 ``max_ponder_steps``, so it trains with ``unroll_tolerance=0``.
 
 *Inference* halts for real: at step ``n`` each sample halts with probability ``lambda_n``
-(``halting="sample"``, as in the paper), or once its cumulative halting probability reaches one
-half (``halting="median"``, deterministic). Halted samples leave the batch, so the step function
+(``halting_rule="sample"``, as in the paper), or once its cumulative halting probability reaches one
+half (``halting_rule="median"``, deterministic). Halted samples leave the batch, so the step function
 only ever runs on the samples still pondering; the result reports the steps actually executed.
 """
 
@@ -24,10 +24,10 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.halting import pondernet_halting, pondernet_log_halting
-from ponderlib.validation import check_choice, check_fraction, check_sizes
+from ponderlib.mechanisms.halting import pondernet_halting, pondernet_log_halting
+from ponderlib.core.validation import check_choice, check_fraction, check_sizes
 
-HALTING_MODES = ("sample", "median")
+HALTING_RULES = ("sample", "median")
 
 
 @dataclass
@@ -120,16 +120,16 @@ class PonderNet(nn.Module):
 
     @torch.no_grad()
     def infer(
-        self, x: torch.Tensor, halting: str = "sample", generator: torch.Generator | None = None
+        self, x: torch.Tensor, halting_rule: str = "sample", generator: torch.Generator | None = None
     ) -> PonderNetInference:
         """Halt for real on ``x`` of shape ``(B, ...)``: halted samples stop being computed.
 
         Args:
-            halting: ``"sample"`` draws ``halt ~ Bernoulli(lambda_n)`` at every step (the paper);
+            halting_rule: ``"sample"`` draws ``halt ~ Bernoulli(lambda_n)`` at every step (the paper);
                 ``"median"`` halts once ``sum_{j<=n} p_j >= 1/2``.
             generator: for reproducible sampling.
         """
-        check_choice("halting", halting, HALTING_MODES)
+        check_choice("halting_rule", halting_rule, HALTING_RULES)
         if not isinstance(x, torch.Tensor) or x.dim() < 2 or x.shape[0] == 0:
             raise ValueError(f"x must be a non-empty batch of rank >= 2, shape (batch, ...); got {getattr(x, 'shape', x)}")
         batch = x.shape[0]
@@ -146,7 +146,7 @@ class PonderNet(nn.Module):
                 output = y.new_zeros((batch,) + tuple(y.shape[1:]))
             if n == self.max_ponder_steps:
                 halt = torch.ones_like(lam, dtype=torch.bool)
-            elif halting == "sample":
+            elif halting_rule == "sample":
                 halt = torch.rand(lam.shape, generator=generator, device=lam.device) < lam
             else:
                 still_running = still_running * (1.0 - lam)

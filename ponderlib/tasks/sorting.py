@@ -18,10 +18,12 @@ from dataclasses import dataclass
 
 import torch
 
-from ponderlib.device import get_device
-from ponderlib.engine import TrainConfig, TrainResult, default, make_generator, option, round_or_none, run_training
-from ponderlib.pointer import DECODERS, DecoderOutput, PointerNetwork, beam_search, greedy_decode
-from ponderlib.validation import check_choice, check_fraction, check_int, check_sizes
+from ponderlib.core.device import get_device
+from ponderlib.core.engine import TrainConfig, TrainResult, default, option, run_training
+from ponderlib.core.seeds import stream_generator
+from ponderlib.core.stats import round_or_none
+from ponderlib.mechanisms.pointer import DECODERS, DecoderOutput, PointerNetwork, beam_search, greedy_decode
+from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes
 
 VALUE_KINDS = ("int", "float")
 ORDERS = ("asc", "desc")
@@ -94,7 +96,7 @@ def sort_batch(
         order: ``"asc"`` or ``"desc"``.
         generator: a ``torch.Generator`` on the target device, for reproducible data.
         device: where the tensors are created (default: the generator's device, else
-            :func:`ponderlib.device.get_device`).
+            :func:`ponderlib.core.device.get_device`).
         pad_to: pad to this width instead of ``max_len`` (``>= max_len``).
     """
     check_int("batch_size", batch_size, minimum=1)
@@ -103,6 +105,14 @@ def sort_batch(
     check_choice("order", order, ORDERS)
     width = max_len if pad_to is None else pad_to
     check_int("pad_to", width, minimum=max_len)
+    return _draw_sort(batch_size, min_len, max_len, values, order, generator, device, width)
+
+
+def _draw_sort(
+    batch_size: int, min_len: int, max_len: int, values: str, order: str,
+    generator: torch.Generator | None, device: torch.device | str | None, width: int,
+) -> SortBatch:
+    """:func:`sort_batch` without its checks, for a training loop whose config was validated once."""
     device = generator.device if generator is not None else get_device(device)
     lengths = torch.randint(min_len, max_len + 1, (batch_size,), generator=generator, device=device)  # (B,)
     mask = torch.arange(width, device=device) < lengths.unsqueeze(1)  # (B, N)
@@ -157,7 +167,7 @@ def oracle_choices(inputs: torch.Tensor, available: torch.Tensor, order: str = "
 
 def sort_loss(output: DecoderOutput, inputs: torch.Tensor, lengths: torch.Tensor, order: str = "asc") -> torch.Tensor:
     """Mean over real steps of ``-log sum_{j right} p(C_i = j)``: every available copy of the right
-    next value counts (:func:`~ponderlib.sorting.oracle_choices`), so duplicates are not arbitrary.
+    next value counts (:func:`~ponderlib.tasks.sorting.oracle_choices`), so duplicates are not arbitrary.
 
     Shapes: ``output.log_probs (B, T, N)``, ``inputs (B, N)``, ``lengths (B,)``; returns a scalar.
     """
@@ -221,15 +231,17 @@ def exact_match_by_length(
     values: str = "int",
     order: str = "asc",
     samples_per_length: int = 512,
-    seed: int = 0,
+    *,
+    seed: int,
     device: torch.device | str | None = None,
 ) -> dict[int, float | None]:
-    """Greedy exact match on arrays of each length in ``lengths`` (fresh data from ``seed``).
+    """Greedy exact match on arrays of each length in ``lengths``, on fresh arrays from the ``"scoring"``
+    stream of the run seeded with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`).
 
     A benchmark of length generalisation, separate from training. A seq2seq baseline cannot emit a
     position beyond its vocabulary: lengths above ``model.max_positions`` get ``None`` for it.
     """
-    generator = make_generator(seed, device)
+    generator = stream_generator(seed, "scoring", device)
     result: dict[int, float | None] = {}
     for length in lengths:
         if model.decoder != "pointer" and length > model.max_positions:
@@ -279,7 +291,7 @@ class SortConfig(TrainConfig):
 class SortResult(TrainResult):
     """A trained sorting model, its training history, and its metrics on a fresh test set."""
 
-    task = "sort"
+    task = "sorting"
 
     test: SortMetrics | None = None
     """Greedy metrics on the test set, measured by :func:`train_sort` after training."""
@@ -295,7 +307,7 @@ class SortResult(TrainResult):
 
 
 def build_sort_model(config: SortConfig) -> PointerNetwork:
-    """The :class:`~ponderlib.pointer.PointerNetwork` that ``config`` describes (not yet on a device)."""
+    """The :class:`~ponderlib.mechanisms.pointer.PointerNetwork` that ``config`` describes (not yet on a device)."""
     return PointerNetwork(config.decoder, config.hidden, config.attention_dim, config.bidirectional, config.max_len)
 
 
@@ -311,10 +323,10 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
     config = SortConfig.from_overrides(config, overrides)
 
     def draw(size: int, generator: torch.Generator) -> SortBatch:
-        return sort_batch(size, config.min_len, config.max_len, config.values, config.order, generator=generator)
+        return _draw_sort(size, config.min_len, config.max_len, config.values, config.order, generator, None, config.max_len)
 
     def make_objective(model, device):
-        data, forcing = config.generator("data", device), config.generator("halting", device)
+        data, forcing = config.generator("data", device), config.generator("sampling", device)
         held_out = draw(config.eval_size, config.generator("held_out", device))
 
         def loss_on_fresh_batch() -> torch.Tensor:

@@ -11,12 +11,13 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ponderlib.convex_hull import HullConfig, train_hull
-from ponderlib.chains import ChainsConfig, train_chains
-from ponderlib.engine import STREAMS, TrainConfig, TrainResult, round_or_none
-from ponderlib.parity import ParityConfig, train_parity
-from ponderlib.sequence_parity import SequenceConfig, train_act_sequence
-from ponderlib.sorting import SortConfig, exact_match_by_length, train_sort
+from ponderlib.tasks.convex_hull import HullConfig, train_hull
+from ponderlib.tasks.chains import ChainsConfig, train_chains
+from ponderlib.core.engine import TrainConfig, TrainResult
+from ponderlib.core.stats import round_or_none
+from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.tasks.sequence_parity import SequenceConfig, train_act_sequence
+from ponderlib.tasks.sorting import SortConfig, exact_match_by_length, train_sort
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Task:
     """A trainable task.
 
     Attributes:
-        config: the task's :class:`~ponderlib.engine.TrainConfig` subclass.
+        config: the task's :class:`~ponderlib.core.engine.TrainConfig` subclass.
         train: ``config -> TrainResult``.
         help: one line for ``--help``.
         add_report_arguments: adds the options of :attr:`report` to a parser (None: none).
@@ -56,17 +57,17 @@ def _report_by_length(result, args: argparse.Namespace) -> dict:
     config = result.config
     by_length = exact_match_by_length(
         result.model, range(config.min_len, 2 * config.max_len + 1), config.values, config.order,
-        args.length_test_size, config.seed + STREAMS["scoring"], result.device,
+        args.length_test_size, seed=config.seed, device=result.device,
     )
     return {"exact_match_by_length": {str(k): round_or_none(v) for k, v in by_length.items()}}
 
 
 TASKS: dict[str, Task] = {
     "parity": Task(ParityConfig, train_parity, "ACT or PonderNet on parity"),
-    "sequence-parity": Task(SequenceConfig, train_act_sequence, "ACT inside an RNN on a sequence of parity problems"),
-    "sort": Task(SortConfig, train_sort, "pointer network (or a seq2seq baseline) on sorting",
+    "sequence_parity": Task(SequenceConfig, train_act_sequence, "ACT inside an RNN on a sequence of parity problems"),
+    "sorting": Task(SortConfig, train_sort, "pointer network (or a seq2seq baseline) on sorting",
                  _add_length_arguments, _report_by_length),
-    "hull": Task(HullConfig, train_hull, "pointer network on planar convex hulls (accuracy and area by point count)"),
+    "convex_hull": Task(HullConfig, train_hull, "pointer network on planar convex hulls (accuracy and area by point count)"),
     "chains": Task(ChainsConfig, train_chains, "Universal Transformer (ACT, PonderNet or fixed depth) on assignment chains"),
 }
 

@@ -4,7 +4,7 @@ Both methods read the whole parity vector at every ponder step, update a ``GRUCe
 units, predict the parity with a linear layer and the halting signal with another, so they compare
 on equal terms. The only differences are the ones the methods define: ACT's input carries the
 first-step flag and its prediction is the mean field; PonderNet's prediction is the one at the
-halting step. The data (:func:`ponderlib.data.parity_batch`) is shared with sequence parity.
+halting step. The data (:func:`ponderlib.tasks.parity_data.parity_batch`) is shared with sequence parity.
 """
 
 from __future__ import annotations
@@ -15,23 +15,15 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.act import ACT, ACTOutput
-from ponderlib.data import ParityBatch, parity_batch
-from ponderlib.engine import (
-    STREAMS,
-    PonderingResult,
-    TrainConfig,
-    default,
-    make_generator,
-    option,
-    pearson_correlation,
-    round_or_none,
-    run_training,
-)
-from ponderlib.halting import PRIOR_TRUNCATIONS, expected_ponder_steps
-from ponderlib.losses import KL_DIRECTIONS, PonderNetLoss, act_loss, binary_step_losses
-from ponderlib.pondernet import HALTING_MODES, PonderNet
-from ponderlib.validation import check_choice, check_fraction, check_int, check_lambda_p, check_non_negative, check_sizes
+from ponderlib.mechanisms.act import ACT, ACTOutput
+from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
+from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
+from ponderlib.core.seeds import stream_generator
+from ponderlib.core.stats import pearson_correlation, round_or_none
+from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, expected_ponder_steps
+from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses
+from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet
+from ponderlib.core.validation import check_choice, check_fraction, check_int, check_lambda_p, check_non_negative, check_sizes
 
 METHODS = ("act", "pondernet")
 
@@ -83,7 +75,7 @@ def pondernet_parity_model(
 ) -> PonderNet:
     """PonderNet for parity: :class:`PonderStep` with ``GRUCell(n_elems, hidden)``, one logit out.
 
-    ``unroll_tolerance``: see :class:`~ponderlib.pondernet.PonderNet` (0 for the reverse KL).
+    ``unroll_tolerance``: see :class:`~ponderlib.mechanisms.pondernet.PonderNet` (0 for the reverse KL).
     """
     check_sizes(n_elems=n_elems, hidden=hidden)
     return PonderNet(
@@ -102,7 +94,7 @@ class ParityConfig(TrainConfig):
     """Everything that defines a parity run. The defaults train on a 2-core CPU in seconds.
 
     Method-specific fields: ``tau`` and ``eps`` for ACT; ``lambda_p``, ``beta``, ``kl_direction``,
-    ``prior_truncation`` and ``eval_halting`` for PonderNet. ``max_nonzero=None`` means ``n_elems``;
+    ``prior_truncation`` and ``halting_rule`` for PonderNet. ``max_nonzero=None`` means ``n_elems``;
     ``lr=None`` means the method's :data:`DEFAULT_LR`.
     """
 
@@ -120,7 +112,7 @@ class ParityConfig(TrainConfig):
         "normalised", "PonderNet's prior cut at max_ponder_steps: normalised, or the tail on the last step",
         choices=PRIOR_TRUNCATIONS,
     )
-    eval_halting: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_MODES)
+    halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES)
     min_nonzero: int = option(1, "fewest non-zero entries in a training vector")
     max_nonzero: int | None = option(None, "most non-zero entries in a training vector (None: n_elems)")
     difficulty_eval_size: int = option(512, "held-out vectors per difficulty 1..n_elems, scored after training")
@@ -140,7 +132,7 @@ class ParityConfig(TrainConfig):
         check_non_negative("beta", self.beta)
         check_choice("kl_direction", self.kl_direction, KL_DIRECTIONS)
         check_choice("prior_truncation", self.prior_truncation, PRIOR_TRUNCATIONS)
-        check_choice("eval_halting", self.eval_halting, HALTING_MODES)
+        check_choice("halting_rule", self.halting_rule, HALTING_RULES)
         check_int("min_nonzero", self.min_nonzero, minimum=1, maximum=self.n_elems)
         if self.max_nonzero is not None:
             check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)
@@ -173,29 +165,29 @@ class ParityEvaluation:
 
 @torch.no_grad()
 def predict_parity(
-    model: ACT | PonderNet, inputs: torch.Tensor, halting: str = "sample", generator: torch.Generator | None = None
+    model: ACT | PonderNet, inputs: torch.Tensor, halting_rule: str = "sample", generator: torch.Generator | None = None
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Parity logits ``(B,)`` and ponder steps ``(B,)`` of either method, as it runs at inference.
 
     ACT predicts with its mean-field output after ``N(t)`` ponder steps. PonderNet predicts with
-    ``y_n`` at the step where it halts (``halting``: ``"sample"`` or ``"median"``, see
+    ``y_n`` at the step where it halts (``halting_rule``: ``"sample"`` or ``"median"``, see
     :meth:`PonderNet.infer`), computing nothing for samples that have halted.
     """
     if isinstance(model, ACT):
         result = model(inputs)
         return act_logits(result), result.ponder_steps
     if isinstance(model, PonderNet):
-        inference = model.infer(inputs, halting=halting, generator=generator)
+        inference = model.infer(inputs, halting_rule=halting_rule, generator=generator)
         return inference.output, inference.ponder_steps
     raise ValueError(f"model must be an ACT or PonderNet parity model, got {type(model).__name__}")
 
 
 @torch.no_grad()
 def evaluate_parity(
-    model: ACT | PonderNet, batch: ParityBatch, halting: str = "sample", generator: torch.Generator | None = None
+    model: ACT | PonderNet, batch: ParityBatch, halting_rule: str = "sample", generator: torch.Generator | None = None
 ) -> ParityEvaluation:
     """Accuracy, ponder steps and halting distribution of a parity model on ``batch``."""
-    logits, ponder_steps = predict_parity(model, batch.inputs, halting, generator)
+    logits, ponder_steps = predict_parity(model, batch.inputs, halting_rule, generator)
     correct = (logits > 0) == batch.targets.bool()
     probs = model(batch.inputs).halting_probs
     return ParityEvaluation(
@@ -214,7 +206,7 @@ class DifficultyEvaluation:
     Attributes:
         difficulty: the difficulties, shape ``(D,)``, int64.
         accuracy: accuracy at each difficulty, shape ``(D,)``.
-        mean_ponder_steps: mean ponder steps executed at inference, shape ``(D,)``.
+        ponder_steps: mean ponder steps executed at inference at each difficulty, shape ``(D,)``.
         expected_ponder_steps: mean ``E[n] = sum_n n p_n`` (for ACT, over its training-mode
             ``p_n``), shape ``(D,)``.
         sample_difficulty, sample_ponder_steps: every sample's difficulty and ponder steps, shape
@@ -223,7 +215,7 @@ class DifficultyEvaluation:
 
     difficulty: torch.Tensor
     accuracy: torch.Tensor
-    mean_ponder_steps: torch.Tensor
+    ponder_steps: torch.Tensor
     expected_ponder_steps: torch.Tensor
     sample_difficulty: torch.Tensor
     sample_ponder_steps: torch.Tensor
@@ -250,32 +242,35 @@ def evaluate_by_difficulty(
     n_elems: int,
     difficulties: Sequence[int] | None = None,
     samples_per_difficulty: int = 1024,
-    halting: str = "sample",
-    seed: int = 54321,
+    halting_rule: str = "sample",
+    *,
+    seed: int,
 ) -> DifficultyEvaluation:
     """Accuracy and ponder steps of ``model`` at each difficulty (default ``1..n_elems``).
 
     Each difficulty gets its own batch of ``samples_per_difficulty`` vectors with exactly that many
-    non-zero entries, on the model's device, drawn from ``seed``.
+    non-zero entries, on the model's device, drawn from the ``"scoring"`` stream of the run seeded
+    with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`): two models scored with one
+    ``seed`` see the same vectors.
     """
     difficulties = list(range(1, n_elems + 1)) if difficulties is None else list(difficulties)
     if not difficulties:
         raise ValueError("difficulties must hold at least one difficulty, got an empty sequence")
     device = next(model.parameters()).device
-    generator = make_generator(seed, device)
-    accuracy, mean_ponder_steps, expected, per_sample = [], [], [], []
+    generator = stream_generator(seed, "scoring", device)
+    accuracy, ponder_steps, expected, per_sample = [], [], [], []
     for difficulty in difficulties:
         check_int("difficulty", difficulty, minimum=1, maximum=n_elems)
         batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator)
-        evaluation = evaluate_parity(model, batch, halting=halting, generator=generator)
+        evaluation = evaluate_parity(model, batch, halting_rule=halting_rule, generator=generator)
         accuracy.append(evaluation.accuracy)
-        mean_ponder_steps.append(evaluation.ponder_steps.float().mean().item())
+        ponder_steps.append(evaluation.ponder_steps.float().mean().item())
         expected.append(evaluation.expected_ponder_steps.mean().item())
         per_sample.append(evaluation.ponder_steps.cpu())
     return DifficultyEvaluation(
         difficulty=torch.tensor(difficulties),
         accuracy=torch.tensor(accuracy),
-        mean_ponder_steps=torch.tensor(mean_ponder_steps),
+        ponder_steps=torch.tensor(ponder_steps),
         expected_ponder_steps=torch.tensor(expected),
         sample_difficulty=torch.tensor(difficulties).repeat_interleave(samples_per_difficulty),
         sample_ponder_steps=torch.cat(per_sample),
@@ -301,11 +296,12 @@ def parity_objective(config: ParityConfig):
     its prior truncated at ``max_ponder_steps`` and ``log p_n`` taken in log space.
     """
     if config.method == "act":
+        loss = ACTLoss(config.tau)
 
         def act_objective(model: ACT, batch: ParityBatch) -> torch.Tensor:
             result = model(batch.inputs)
             task = nn.functional.binary_cross_entropy_with_logits(act_logits(result), batch.targets)
-            return act_loss(task, result.ponder_cost, config.tau)
+            return loss(task, result.ponder_cost)
 
         return act_objective
     loss = PonderNetLoss(
@@ -344,7 +340,7 @@ class ParityResult(PonderingResult):
         return {
             **metrics,
             "accuracy_by_difficulty": dict(zip(levels, map(round_or_none, evaluation.accuracy.tolist()))),
-            "ponder_steps_by_difficulty": dict(zip(levels, map(round_or_none, evaluation.mean_ponder_steps.tolist()))),
+            "ponder_steps_by_difficulty": dict(zip(levels, map(round_or_none, evaluation.ponder_steps.tolist()))),
             "expected_ponder_steps_by_difficulty": dict(
                 zip(levels, map(round_or_none, evaluation.expected_ponder_steps.tolist()))
             ),
@@ -368,19 +364,20 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
     config = ParityConfig.from_overrides(config, overrides)
 
     def make_objective(model, device):
-        data, halting = config.generator("data", device), config.generator("halting", device)
+        data, sampling = config.generator("data", device), config.generator("sampling", device)
         held_out = parity_batch(
             config.eval_size, config.n_elems, config.min_nonzero, config.max_nonzero,
             generator=config.generator("held_out", device),
         )
         objective = parity_objective(config)
+        training_vectors = ParityVectors(config.n_elems, config.min_nonzero, config.max_nonzero)
 
         def loss_on_fresh_batch() -> torch.Tensor:
-            batch = parity_batch(config.batch_size, config.n_elems, config.min_nonzero, config.max_nonzero, generator=data)
+            batch = training_vectors.draw(config.batch_size, data)
             return objective(model, batch)
 
         def evaluate() -> dict[str, float]:
-            logits, ponder_steps = predict_parity(model, held_out.inputs, config.eval_halting, halting)
+            logits, ponder_steps = predict_parity(model, held_out.inputs, config.halting_rule, sampling)
             accuracy = ((logits > 0) == held_out.targets.bool()).float().mean()
             return {"accuracy": accuracy.item(), "ponder_steps": ponder_steps.float().mean().item()}
 
@@ -391,7 +388,7 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
         desc=f"{config.method} parity-{config.n_elems}",
     )
     result.by_difficulty = evaluate_by_difficulty(
-        result.model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting=config.eval_halting,
-        seed=config.seed + STREAMS["scoring"],
+        result.model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
+        seed=config.seed,
     )
     return result

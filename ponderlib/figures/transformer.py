@@ -1,8 +1,7 @@
 """Figures of chapter 4: a Universal Transformer's ponder steps per position, against the depth each
 position needs, and the attention of its last ponder step.
 
-Colours are the book's (:data:`ponderlib.plots.METHOD_COLORS`); the fixed-depth baseline takes the
-grey of the book's other baseline (seq2seq in chapter 3).
+Colours are the book's (:mod:`ponderlib.figures.style`), the fixed depth's its own.
 """
 
 from __future__ import annotations
@@ -14,11 +13,9 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from ponderlib.chains import ChainsBatch, ChainsEvaluation
-from ponderlib.plots import METHOD_COLORS
+from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
+from ponderlib.figures import style
 
-TRANSFORMER_COLORS = {"act": METHOD_COLORS["act"], "pondernet": METHOD_COLORS["pondernet"], "fixed": METHOD_COLORS["seq2seq"]}
-"""One colour per halting method of the encoder."""
 
 
 def plot_ponder_schematic(ponder_steps: Sequence[int], labels: Sequence[str], max_ponder_steps: int) -> Figure:
@@ -31,7 +28,7 @@ def plot_ponder_schematic(ponder_steps: Sequence[int], labels: Sequence[str], ma
     for i, steps in enumerate(ponder_steps):
         for n in range(1, max_ponder_steps + 1):
             running = n <= steps
-            ax.add_patch(plt.Rectangle((i + 0.05, n - 0.45), 0.9, 0.9, facecolor=TRANSFORMER_COLORS["act"] if running else "white",
+            ax.add_patch(plt.Rectangle((i + 0.05, n - 0.45), 0.9, 0.9, facecolor=style.color("act") if running else "white",
                                        alpha=0.75 if running else 1.0, hatch=None if running else "///", edgecolor="#999999"))
             ax.text(i + 0.5, n, f"$H^{n}_{i + 1}$" if running else "copy", ha="center", va="center", fontsize=8,
                     color="white" if running else "#777777")
@@ -79,14 +76,14 @@ def plot_by_depth(runs: Mapping[str, Sequence[ChainsEvaluation]], title: str) ->
     seed and a thick line for the mean, one colour per method (``runs``: method -> evaluations)."""
     fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(10, 3.6))
     for method, evaluations in runs.items():
-        color = TRANSFORMER_COLORS[method]
+        color = style.color(method)
         tables = [evaluation.by_depth() for evaluation in evaluations]
         depths = sorted(set.intersection(*(set(table) for table in tables)))
         for index, (ax, label) in enumerate(((ax_acc, "accuracy"), (ax_steps, "ponder steps"))):
             curves = np.array([[table[d][index] for d in depths] for table in tables])
             for curve in curves:
                 ax.plot(depths, curve, color=color, lw=0.8, alpha=0.5)
-            ax.plot(depths, curves.mean(axis=0), "o-", color=color, lw=2.2, label=f"{method} (mean of {len(tables)} seeds)")
+            ax.plot(depths, curves.mean(axis=0), "o-", color=color, lw=2.2, label=f"{style.label(method)} (mean of {len(tables)} seeds)")
             ax.set_xlabel("required depth (hops to a root)")
             ax.set_ylabel(label if index else "accuracy (fraction of positions)")
     ax_steps.set_ylabel("ponder steps per position")
@@ -115,7 +112,7 @@ def plot_example(evaluation: ChainsEvaluation, batch: ChainsBatch, index: int, n
     length = len(lines)
     fig, (ax_bar, ax_att) = plt.subplots(2, 1, figsize=(0.6 * length + 3.2, 0.6 * length + 4.2), gridspec_kw={"height_ratios": [1, 2]})
     positions = np.arange(length)
-    ax_bar.bar(positions - 0.2, evaluation.ponder_steps[index, :length].cpu().numpy(), 0.4, color=TRANSFORMER_COLORS["act"], label="ponder steps N")
+    ax_bar.bar(positions - 0.2, evaluation.ponder_steps[index, :length].cpu().numpy(), 0.4, color=style.color("act"), label="ponder steps N")
     ax_bar.bar(positions + 0.2, evaluation.depth[index, :length].cpu().numpy(), 0.4, color="#ff7f0e", label="required depth")
     for i in positions[~evaluation.correct[index, :length].cpu().numpy()]:
         ax_bar.text(i, 0.1, "x", ha="center", color="k")
@@ -146,7 +143,7 @@ def plot_lengths(rows: Mapping[str, Mapping[str, Sequence[float]]], title: str) 
     for k, method in enumerate(methods):
         for j, (label, accuracies) in enumerate(rows[method].items()):
             x = j + (k - (len(methods) - 1) / 2) * width
-            ax.bar(x, float(np.mean(accuracies)), width, color=TRANSFORMER_COLORS[method], alpha=0.6, label=method if j == 0 else None)
+            ax.bar(x, float(np.mean(accuracies)), width, color=style.color(method), alpha=0.6, label=style.label(method) if j == 0 else None)
             ax.plot([x] * len(accuracies), accuracies, "k.", ms=4)
     labels = list(next(iter(rows.values())))
     ax.set_xticks(range(len(labels)), labels, fontsize=8)

@@ -16,9 +16,9 @@ public implementation through ``nn.KLDivLoss(log p, p_G)``) is *mass-covering*: 
 network for having little mass where the prior has some, and so forces ``p`` to keep a long tail.
 Both are offered; the paper's is the default.
 
-Both are computed from ``log p_n`` (:func:`ponderlib.halting.pondernet_log_halting`), so the reverse
+Both are computed from ``log p_n`` (:func:`ponderlib.mechanisms.halting.pondernet_log_halting`), so the reverse
 KL's gradient is finite and non-zero where ``p_n`` is tiny, exactly where it pushes hardest. The
-prior is truncated at ``max_ponder_steps`` (:func:`ponderlib.halting.geometric_prior`), whatever
+prior is truncated at ``max_ponder_steps`` (:func:`ponderlib.mechanisms.halting.geometric_prior`), whatever
 the number of steps a training unroll ran: for the paper's direction an unroll that stopped early
 has ``p_n = 0`` on the steps it skipped, which add ``0 log 0 = 0``; the reverse direction needs
 ``log p_n`` on every step, so it needs the full unroll.
@@ -29,13 +29,29 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from ponderlib.halting import PRIOR_TRUNCATIONS, geometric_prior
-from ponderlib.validation import check_choice, check_lambda_p, check_non_negative, check_rank
+from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, geometric_prior
+from ponderlib.core.validation import check_choice, check_lambda_p, check_non_negative, check_rank
 
 KL_DIRECTIONS = ("paper", "reverse")
 """``"paper"``: ``KL(p || p_G)`` as Banino et al. write it. ``"reverse"``: ``KL(p_G || p)``."""
 
 _TINY = 1e-12
+
+
+class ACTLoss:
+    """ACT's total loss ``L_task + tau * mean(rho)`` (Graves eqs. 11-12) with ``tau`` checked once.
+
+    A training run builds one and calls it on every batch, so ``tau`` is not re-checked per
+    training update (:func:`act_loss` is the checked one-call form).
+    """
+
+    def __init__(self, tau: float) -> None:
+        check_non_negative("tau", tau)
+        self.tau = tau
+
+    def __call__(self, task_loss: torch.Tensor, ponder_cost: torch.Tensor) -> torch.Tensor:
+        """``task_loss`` (scalar) plus ``tau`` times the mean ``ponder_cost`` (``(B,)``, or ``(B, T)`` for a sequence)."""
+        return task_loss + self.tau * ponder_cost.mean()
 
 
 def act_loss(task_loss: torch.Tensor, ponder_cost: torch.Tensor, tau: float) -> torch.Tensor:
@@ -46,8 +62,7 @@ def act_loss(task_loss: torch.Tensor, ponder_cost: torch.Tensor, tau: float) -> 
         ponder_cost: ``rho = N + R`` per sample, shape ``(B,)`` (or ``(B, T)`` for a sequence).
         tau: time penalty, ``>= 0``.
     """
-    check_non_negative("tau", tau)
-    return task_loss + tau * ponder_cost.mean()
+    return ACTLoss(tau)(task_loss, ponder_cost)
 
 
 def reconstruction_loss(step_losses: torch.Tensor, halting_probs: torch.Tensor) -> torch.Tensor:
@@ -93,7 +108,7 @@ def kl_to_geometric(
         halting_probs: ``p_n``, shape ``(B, N)``, rows summing to one.
         lambda_p: prior parameter in (0, 1].
         direction: one of :data:`KL_DIRECTIONS`.
-        truncation: how the prior is cut at ``N`` (:data:`ponderlib.halting.PRIOR_TRUNCATIONS`).
+        truncation: how the prior is cut at ``N`` (:data:`ponderlib.mechanisms.halting.PRIOR_TRUNCATIONS`).
     """
     check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
     check_lambda_p(lambda_p)
@@ -143,7 +158,7 @@ class PonderNetLoss:
         """``(total, reconstruction, kl)`` for ``step_losses`` and ``halting_probs`` of shape ``(B, n_run)``.
 
         ``log_halting_probs`` ``(B, n_run)``: ``log p_n`` from the ``lambda_n``
-        (:func:`ponderlib.halting.pondernet_log_halting`); without it, ``log`` of ``p_n`` clamped
+        (:func:`ponderlib.mechanisms.halting.pondernet_log_halting`); without it, ``log`` of ``p_n`` clamped
         at ``1e-12``. ``n_run`` may be less than ``max_ponder_steps`` for the paper's direction
         only (the steps not run hold no mass); the reverse KL needs every step.
         """

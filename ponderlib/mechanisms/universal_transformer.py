@@ -14,13 +14,13 @@ and the block is post-norm, as in the paper (sec. 2.1):
     H^n = LayerNorm(A^n + Transition(A^n))
 
 Halting, per position ``i`` (sec. 2.2 and the ACT code of Appendix C): the halting unit reads the
-state that enters step ``n``, ``h^n_i = sigmoid(w^T (H^{n-1}_i + P^n_i) + b)``. With ``halting="act"``
-these are ACT's halting units, and :func:`ponderlib.halting.act_halting` turns them into ``N_i``,
+state that enters step ``n``, ``h^n_i = sigmoid(w^T (H^{n-1}_i + P^n_i) + b)``. With ``method="act"``
+these are ACT's halting units, and :func:`ponderlib.mechanisms.halting.act_halting` turns them into ``N_i``,
 ``R_i`` and ``p^n_i`` (Graves eqs. 6-8, 13); the output state of position ``i`` is the mean field
 ``sum_n p^n_i H^n_i`` (Graves eq. 9; the ``act_type="accumulated"`` variant of the paper's code, whose
-default instead interpolates ``H <- w H^n + (1 - w) H``). With ``halting="pondernet"`` they are
-PonderNet's ``lambda^n_i`` (Banino eq. 1), and :func:`ponderlib.halting.pondernet_halting` gives
-``p^n_i``. ``halting="fixed"`` is the baseline: the same block applied ``max_ponder_steps`` times.
+default instead interpolates ``H <- w H^n + (1 - w) H``). With ``method="pondernet"`` they are
+PonderNet's ``lambda^n_i`` (Banino eq. 1), and :func:`ponderlib.mechanisms.halting.pondernet_halting` gives
+``p^n_i``. ``method="fixed"`` is the baseline: the same block applied ``max_ponder_steps`` times.
 
 A position that has halted is no longer updated: its state is copied to the next step, and the
 other positions can still attend to it. Padding is masked out of the attention. The loop runs the
@@ -34,11 +34,11 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.halting import act_halting, pondernet_halting
-from ponderlib.pondernet import HALTING_MODES
-from ponderlib.validation import check_choice, check_fraction, check_int, check_rank, check_sizes
+from ponderlib.mechanisms.halting import act_halting, pondernet_halting
+from ponderlib.mechanisms.pondernet import HALTING_RULES
+from ponderlib.core.validation import check_choice, check_fraction, check_int, check_rank, check_sizes
 
-HALTING = ("act", "pondernet", "fixed")
+METHODS = ("act", "pondernet", "fixed")
 """How the encoder decides how many ponder steps each position gets."""
 
 
@@ -118,8 +118,8 @@ class UniversalTransformer(nn.Module):
         heads: attention heads; must divide ``d_model``.
         d_transition: hidden size of the transition function.
         max_ponder_steps: the cap on ponder steps per position (ACT's ``M``, PonderNet's ``N``); for
-            ``halting="fixed"`` the number of applications of the block.
-        halting: one of :data:`HALTING`.
+            ``method="fixed"`` the number of applications of the block.
+        method: one of :data:`METHODS`.
         eps: ACT's slack in ``1 - eps``, in ``[0, 1)``.
         halting_bias_init: initial bias of the halting unit; 1 (as Graves) makes ACT ponder two
             steps or so at first.
@@ -131,29 +131,29 @@ class UniversalTransformer(nn.Module):
         heads: int = 2,
         d_transition: int = 64,
         max_ponder_steps: int = 8,
-        halting: str = "act",
+        method: str = "act",
         eps: float = 0.01,
         halting_bias_init: float = 1.0,
     ) -> None:
         super().__init__()
         check_int("max_ponder_steps", max_ponder_steps, minimum=1)
-        check_choice("halting", halting, HALTING)
+        check_choice("method", method, METHODS)
         check_fraction("eps", eps, include_one=False)
         coordinate_embedding(1, 1, d_model)  # checks d_model
         self.block = SharedBlock(d_model, heads, d_transition)
-        if halting != "fixed":
+        if method != "fixed":
             self.halting_unit = nn.Linear(d_model, 1)  # h^n_i (ACT) or lambda^n_i (PonderNet)
             nn.init.constant_(self.halting_unit.bias, halting_bias_init)
         self.d_model = d_model
         self.max_ponder_steps = max_ponder_steps
-        self.halting = halting
+        self.method = method
         self.eps = eps
 
     def forward(
         self,
         x: torch.Tensor,
         padding_mask: torch.Tensor | None = None,
-        pondernet_halting_mode: str | None = None,
+        halting_rule: str | None = None,
         generator: torch.Generator | None = None,
     ) -> UTOutput:
         """Ponder on embedded inputs ``x`` ``(B, T, D)``.
@@ -161,10 +161,10 @@ class UniversalTransformer(nn.Module):
         Args:
             padding_mask: ``(B, T)`` bool, True at padding (None: no padding). Every sequence must
                 have at least one real position.
-            pondernet_halting_mode: PonderNet only. None: the training pass, every position runs
+            halting_rule: PonderNet only. None: the training pass, every position runs
                 ``max_ponder_steps`` steps and ``p^n_i`` weights them all. ``"sample"`` (the
                 paper) or ``"median"``: halt for real at inference, see
-                :data:`ponderlib.pondernet.HALTING_MODES`.
+                :data:`ponderlib.mechanisms.pondernet.HALTING_RULES`.
             generator: for ``"sample"``.
         """
         check_rank("x", x, 3, "(batch, length, d_model)")
@@ -176,14 +176,14 @@ class UniversalTransformer(nn.Module):
             raise ValueError(f"padding_mask must be a bool tensor of shape {tuple(x.shape[:2])}, got {padding_mask.dtype} {tuple(padding_mask.shape)}")
         if bool(padding_mask.all(dim=1).any()):
             raise ValueError("padding_mask pads a whole sequence; every sequence needs at least one real position")
-        if pondernet_halting_mode is not None:
-            if self.halting != "pondernet":
-                raise ValueError(f"pondernet_halting_mode is for halting='pondernet', this encoder has halting={self.halting!r}")
-            check_choice("pondernet_halting_mode", pondernet_halting_mode, HALTING_MODES)
-        return self._ponder(x, padding_mask, pondernet_halting_mode, generator)
+        if halting_rule is not None:
+            if self.method != "pondernet":
+                raise ValueError(f"halting_rule is for method='pondernet', this encoder has method={self.method!r}")
+            check_choice("halting_rule", halting_rule, HALTING_RULES)
+        return self._ponder(x, padding_mask, halting_rule, generator)
 
     def _ponder(
-        self, x: torch.Tensor, padding_mask: torch.Tensor, pondernet_halting_mode: str | None, generator: torch.Generator | None
+        self, x: torch.Tensor, padding_mask: torch.Tensor, halting_rule: str | None, generator: torch.Generator | None
     ) -> UTOutput:
         batch, length, _ = x.shape
         state = x  # H^0: (B, T, D)
@@ -201,18 +201,18 @@ class UniversalTransformer(nn.Module):
             attention = torch.where(running.unsqueeze(2), weights, attention)
             states.append(state)
             last = n == self.max_ponder_steps
-            if self.halting == "fixed":
+            if self.method == "fixed":
                 halt_now = running & last
             else:
                 signal = torch.sigmoid(self.halting_unit(entering)).squeeze(2)  # (B, T): h^n or lambda^n
                 signals.append(signal)
-                if self.halting == "act":
+                if self.method == "act":
                     halting_sum = halting_sum + signal.detach()
                     halt_now = running & ((halting_sum >= 1.0 - self.eps) | last)
-                elif pondernet_halting_mode == "sample":
+                elif halting_rule == "sample":
                     draw = torch.rand(signal.shape, generator=generator, device=x.device, dtype=x.dtype)
                     halt_now = running & ((draw < signal) | last)
-                elif pondernet_halting_mode == "median":
+                elif halting_rule == "median":
                     halting_sum = halting_sum + not_halted_prob * signal
                     not_halted_prob = not_halted_prob * (1.0 - signal)
                     halt_now = running & ((halting_sum >= 0.5) | last)
@@ -222,7 +222,7 @@ class UniversalTransformer(nn.Module):
             halted = halted | halt_now
             if bool(halted.all()):
                 break  # every position has halted: later steps would change nothing
-        return self._collect(torch.stack(states, dim=2), signals, halted_at, padding_mask, attention, pondernet_halting_mode)
+        return self._collect(torch.stack(states, dim=2), signals, halted_at, padding_mask, attention, halting_rule)
 
     def _collect(
         self,
@@ -231,19 +231,19 @@ class UniversalTransformer(nn.Module):
         halted_at: torch.Tensor,
         padding_mask: torch.Tensor,
         attention: torch.Tensor,
-        pondernet_halting_mode: str | None,
+        halting_rule: str | None,
     ) -> UTOutput:
         """Halting distribution, ponder steps and output state from the loop's record."""
         batch, length, n_run, _ = step_states.shape
         real = ~padding_mask  # (B, T)
-        if self.halting == "act":
-            halting = act_halting(torch.stack(signals, dim=2).reshape(batch * length, n_run), self.eps, check_values=False)
-            halting_probs = halting.halting_probs.reshape(batch, length, n_run)
-            ponder_steps = torch.where(real, halting.ponder_steps.reshape(batch, length), 0)
-            ponder_cost = torch.where(real, halting.ponder_cost.reshape(batch, length), 0.0)
+        if self.method == "act":
+            act = act_halting(torch.stack(signals, dim=2).reshape(batch * length, n_run), self.eps, check_values=False)
+            halting_probs = act.halting_probs.reshape(batch, length, n_run)
+            ponder_steps = torch.where(real, act.ponder_steps.reshape(batch, length), 0)
+            ponder_cost = torch.where(real, act.ponder_cost.reshape(batch, length), 0.0)
         else:
             steps = torch.arange(1, n_run + 1, device=step_states.device)  # (n_run,)
-            if self.halting == "pondernet" and pondernet_halting_mode is None:
+            if self.method == "pondernet" and halting_rule is None:
                 lambdas = torch.stack(signals, dim=2).reshape(batch * length, n_run)
                 halting_probs = pondernet_halting(lambdas, check_values=False).reshape(batch, length, n_run)
             else:  # all the weight on the step each position halted at

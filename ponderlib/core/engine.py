@@ -1,7 +1,7 @@
 """The training engine every task shares: one base config, one loop, one history, one result.
 
-It knows no paper and no task. A task (:mod:`~ponderlib.parity`, :mod:`~ponderlib.sequence_parity`,
-:mod:`~ponderlib.sorting`) extends :class:`TrainConfig` with its own fields, builds its model, draws
+It knows no paper and no task. A task (:mod:`~ponderlib.tasks.parity`, :mod:`~ponderlib.tasks.sequence_parity`,
+:mod:`~ponderlib.tasks.sorting`) extends :class:`TrainConfig` with its own fields, builds its model, draws
 its data and calls :func:`run_training`, which starts the run (:func:`start_run`: validate the config
 once, set threads, seed, choose the device), runs :func:`fit` and returns a :class:`FitResult`.
 
@@ -13,7 +13,6 @@ or a slow machine; ``max_seconds`` exists only as a safety net.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -24,14 +23,11 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
-from ponderlib.device import get_device
-from ponderlib.validation import check_int, check_positive, check_sizes
-
-STREAMS = {"data": 0, "held_out": 1_000_003, "halting": 2_000_003, "test": 3_000_017, "scoring": 4_000_037}
-"""Offsets added to a run's seed, one per random stream, so training data, the held-out set, sampled
-halting (or teacher forcing), the test set and the per-difficulty (or per-length) scoring after
-training never share random numbers."""
-
+from ponderlib._version import __version__
+from ponderlib.core.device import get_device
+from ponderlib.core.seeds import stream_generator
+from ponderlib.core.stats import round_or_none
+from ponderlib.core.validation import check_int, check_positive, check_sizes
 
 PROGRESS_VARIABLE = "PONDERLIB_PROGRESS"
 """Environment variable: ``0`` turns off the progress bars of runs that leave ``progress`` unset.
@@ -113,8 +109,8 @@ class TrainConfig:
         return 1e-3
 
     def generator(self, stream: str, device: torch.device | str | None = None) -> torch.Generator:
-        """A ``torch.Generator`` for one of :data:`STREAMS`, seeded from ``seed`` (on ``device``)."""
-        return make_generator(self.seed + STREAMS[stream], device)
+        """The generator of one of :data:`~ponderlib.core.seeds.STREAMS` for this run's ``seed``, on ``device``."""
+        return stream_generator(self.seed, stream, device)
 
     @classmethod
     def from_overrides(cls, config: TrainConfig | None, overrides: dict):
@@ -134,13 +130,6 @@ class TrainConfig:
 def default(name: str, value):
     """A task config's own default for one of :class:`TrainConfig`'s fields (same help text)."""
     return field(default=value, metadata=TrainConfig.__dataclass_fields__[name].metadata)
-
-
-def make_generator(seed: int, device: torch.device | str | None = None) -> torch.Generator:
-    """A ``torch.Generator`` on ``device`` seeded with ``seed``, for reproducible data."""
-    generator = torch.Generator(device=get_device(device))
-    generator.manual_seed(seed)
-    return generator
 
 
 def start_run(config: TrainConfig) -> torch.device:
@@ -321,8 +310,6 @@ class TrainResult:
 
     def summary(self) -> dict:
         """The JSON-ready summary of the run: what, where, how long, the task's metrics, the config."""
-        from ponderlib import __version__
-
         return {
             "task": self.task,
             "seed": self.config.seed,
@@ -387,17 +374,3 @@ def run_training(
     loss_on_fresh_batch, evaluate = make_objective(model, device)
     fit_result = fit(model, loss_on_fresh_batch, evaluate, config, target_metric=target_metric, desc=desc)
     return result_class(model=model, config=config, fit=fit_result, device=device)
-
-
-def pearson_correlation(x: torch.Tensor, y: torch.Tensor) -> float:
-    """Pearson's ``r`` between two 1-d tensors of equal length; NaN when either is constant."""
-    if x.dim() != 1 or x.shape != y.shape or x.shape[0] < 2:
-        raise ValueError(f"x and y must be 1-d of the same length >= 2, got shapes {tuple(x.shape)} and {tuple(y.shape)}")
-    x, y = x.double() - x.double().mean(), y.double() - y.double().mean()
-    denominator = (x.square().sum() * y.square().sum()).sqrt()
-    return float("nan") if denominator == 0 else (x * y).sum().div(denominator).item()
-
-
-def round_or_none(value: float | None) -> float | None:
-    """``value`` to 4 decimals for a JSON summary; None (and NaN) as None."""
-    return None if value is None or math.isnan(value) else round(value, 4)

@@ -3,7 +3,7 @@
 At input ``x`` the step function is applied repeatedly, ``s_n = S(s_{n-1}, x_n)`` (Graves eq. 3),
 where ``x_n = [x, delta_{n,1}]`` carries the *first-step flag* so the network can tell a new input
 from another ponder step on the same one. After every step a halting unit
-``h_n = sigmoid(W_h s_n + b_h)`` (eq. 5) says how much to stop; :func:`ponderlib.halting.act_halting`
+``h_n = sigmoid(W_h s_n + b_h)`` (eq. 5) says how much to stop; :func:`ponderlib.mechanisms.halting.act_halting`
 turns the ``h_n`` into ``N(t)``, ``R(t)`` and ``p_n``. The output and next state are the mean
 fields (eq. 9)
 
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.halting import act_halting
-from ponderlib.validation import check_fraction, check_rank, check_sizes
+from ponderlib.mechanisms.halting import act_halting
+from ponderlib.core.validation import check_fraction, check_rank, check_sizes
 
 
 @dataclass
@@ -103,15 +103,15 @@ class ACT(nn.Module):
             halting_sum = halting_sum + h.detach()
             if n < self.max_ponder_steps and bool((halting_sum >= 1.0 - self.eps).all()):
                 break  # every sample has halted: the remaining steps would all get p_n = 0
-        halting = act_halting(torch.stack(halting_units, dim=1), self.eps, check_values=False)  # p: (B, n_run)
-        p = halting.halting_probs.unsqueeze(2)  # (B, n_run, 1)
+        halted = act_halting(torch.stack(halting_units, dim=1), self.eps, check_values=False)  # p: (B, n_run)
+        p = halted.halting_probs.unsqueeze(2)  # (B, n_run, 1)
         return ACTOutput(
             output=(p * torch.stack(outputs, dim=1)).sum(dim=1),  # (B, O)
             state=(p * torch.stack(states, dim=1)).sum(dim=1),  # (B, H)
-            halting_probs=halting.halting_probs,
-            ponder_steps=halting.ponder_steps,
-            remainder=halting.remainder,
-            ponder_cost=halting.ponder_cost,
+            halting_probs=halted.halting_probs,
+            ponder_steps=halted.ponder_steps,
+            remainder=halted.remainder,
+            ponder_cost=halted.ponder_cost,
         )
 
 

@@ -1,7 +1,7 @@
 """Pointer networks (Vinyals, Fortunato and Jaitly 2015) and three seq2seq baselines.
 
 A mechanism, not a task: it knows nothing of what the right output is. A task (sorting in
-:mod:`ponderlib.sorting`, convex hulls in :mod:`ponderlib.convex_hull`) supplies the
+:mod:`ponderlib.tasks.sorting`, convex hulls in :mod:`ponderlib.tasks.convex_hull`) supplies the
 teacher-forcing targets, the loss and the metrics.
 
 An LSTM encoder (optionally bidirectional) reads the inputs ``x_1 .. x_n`` into states
@@ -43,8 +43,8 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from ponderlib.attention import AdditiveAttention, context, masked_log_softmax
-from ponderlib.validation import check_choice, check_fraction, check_int, check_sizes
+from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax
+from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes
 
 Teacher = Callable[[torch.Tensor], torch.Tensor]
 """``available (B, N) bool -> (B,) int64``: the right next position given the positions still

@@ -1,5 +1,5 @@
 """The figure of a sweep: one metric against one grid field, each seed a point and the mean over seeds
-a line, one colour per method (:data:`ponderlib.plots.METHOD_COLORS`, the same in every chapter).
+a line, one colour per method (:mod:`ponderlib.figures.style`, the same in every chapter).
 
 It reads the records of a results file (:func:`ponderlib.sweep.load_results`, or a
 :class:`~ponderlib.sweep.SweepReport`'s ``records``).
@@ -14,12 +14,11 @@ from typing import Any
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
-from ponderlib.plots import METHOD_COLORS
-from ponderlib.pointer_plots import DECODER_LABELS
+from ponderlib.figures import style
 from ponderlib.sweep import run_metrics
 
-TASK_METHODS = {"sequence-parity": "act"}
-"""The method of a task whose runs name none (sequence parity is ACT's task)."""
+TASK_METHODS = {"sequence_parity": "act", "convex_hull": "pointer"}
+"""The method of a task whose runs name none (sequence parity is ACT's task; convex hulls the pointer network's)."""
 
 AXIS_LABELS = {
     "tau": r"time penalty $\tau$",
@@ -40,14 +39,16 @@ AXIS_LABELS = {
 
 
 def method_of(record: Mapping[str, Any]) -> str:
-    """The method a run trained: parity's ``method``, sorting's decoder (as the book labels it:
-    ``seq2seq+attention``), or the task's one method (:data:`TASK_METHODS`)."""
-    summary = record["summary"]
-    if "method" in summary:
-        return summary["method"]
-    if "decoder" in summary:
-        return DECODER_LABELS[summary["decoder"]]
-    return TASK_METHODS.get(record["task"], record["task"])
+    """The method a run trained, a key of :data:`ponderlib.figures.style.STYLES`: the config's ``method``
+    (parity, chains) or ``decoder`` (sorting), or the task's one method (:data:`TASK_METHODS`)."""
+    config = record["config"]
+    if "method" in config:
+        return config["method"]
+    if "decoder" in config:
+        return config["decoder"]
+    if record["task"] not in TASK_METHODS:
+        raise ValueError(f"record of task {record['task']!r} names no method or decoder")
+    return TASK_METHODS[record["task"]]
 
 
 def plot_sweep(
@@ -93,12 +94,12 @@ def plot_sweep(
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     n_seeds = 0
     for method, by_x in by_method.items():
-        color = METHOD_COLORS.get(method, "#333333")
+        color = style.color(method)
         xs = sorted(by_x)
         seed_xs = [v for v in xs for _ in by_x[v]]
         seed_ys = [y for v in xs for y in by_x[v]]
         ax.scatter(seed_xs, seed_ys, s=14, color=color, alpha=0.45, linewidths=0)
-        ax.plot(xs, [sum(by_x[v]) / len(by_x[v]) for v in xs], "o-", color=color, ms=4, label=f"{method}: mean over seeds")
+        ax.plot(xs, [sum(by_x[v]) / len(by_x[v]) for v in xs], "o-", color=color, ms=4, label=f"{style.label(method)}: mean over seeds")
         n_seeds = max(n_seeds, *(len(ys) for ys in by_x.values()))
     xs_all = [record["config"][x] for record in chosen]
     if all(isinstance(v, (int, float)) and v > 0 for v in xs_all) and max(xs_all) >= 100 * min(xs_all):

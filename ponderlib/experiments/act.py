@@ -1,0 +1,229 @@
+"""What chapter 1 computes about ACT on parity: runs scored at every difficulty during training, ponder
+time and error against difficulty over seeds, time penalties over seeds, and ACT inside an RNN."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import torch
+from torch import nn
+
+from ponderlib.core.engine import History, on_evaluate
+from ponderlib.core.stats import pearson_correlation
+from ponderlib.core.validation import check_int
+from ponderlib.tasks.parity import DifficultyEvaluation, ParityConfig, ParityResult, evaluate_by_difficulty, train_parity
+from ponderlib.tasks.parity_data import parity_batch
+from ponderlib.tasks.sequence_parity import (
+    SequenceConfig,
+    SequenceEvaluation,
+    SequenceResult,
+    evaluate_act_sequence,
+    train_act_sequence,
+)
+
+
+@dataclass
+class TrackedRun:
+    """A parity run scored at every difficulty at several points of its training.
+
+    Attributes:
+        result: the trained run.
+        snapshots: training updates done -> :class:`~ponderlib.tasks.parity.DifficultyEvaluation` of the
+            model at that point, all on the same vectors as ``result.by_difficulty`` (which is the
+            entry for the last training update).
+    """
+
+    result: ParityResult
+    snapshots: dict[int, DifficultyEvaluation]
+
+    def correlation_at(self, update: int) -> float:
+        """Pearson's ``r`` between difficulty and ``N(t)``, per sample over the training range, after ``update``."""
+        config = self.result.config
+        trained = range(config.min_nonzero, (config.max_nonzero or config.n_elems) + 1)
+        return self.snapshots[update].correlation_on(trained)
+
+
+def train_tracking_difficulty(config: ParityConfig, snapshot_every: int) -> TrackedRun:
+    """Train parity as ``config`` says and score the model at every difficulty every ``snapshot_every`` updates.
+
+    The snapshots use the same vectors as the final score (``config.difficulty_eval_size`` per
+    difficulty, the run's scoring seed) and their own random numbers, so tracking does not change
+    training: the model at update ``u`` is the model a run with ``max_updates=u`` ends with.
+
+    Raises:
+        ValueError: ``snapshot_every`` is not a positive multiple of ``config.eval_every``.
+    """
+    check_int("snapshot_every", snapshot_every, minimum=1)
+    if snapshot_every % config.eval_every:
+        raise ValueError(f"snapshot_every must be a multiple of eval_every = {config.eval_every}, got {snapshot_every}")
+    snapshots: dict[int, DifficultyEvaluation] = {}
+
+    def snapshot(update: int, model: nn.Module) -> None:
+        if update % snapshot_every == 0:
+            snapshots[update] = evaluate_by_difficulty(
+                model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size,
+                halting_rule=config.halting_rule, seed=config.seed,
+            )
+
+    with on_evaluate(snapshot):
+        result = train_parity(config)
+    snapshots[result.fit.updates] = result.by_difficulty
+    return TrackedRun(result=result, snapshots=snapshots)
+
+
+def train_seeds(base: ParityConfig, seeds: Sequence[int], snapshot_every: int) -> list[TrackedRun]:
+    """:func:`train_tracking_difficulty` once per seed, everything else as ``base``."""
+    if len(seeds) == 0:
+        raise ValueError("seeds must hold at least one seed, got an empty sequence")
+    return [train_tracking_difficulty(replace(base, seed=seed), snapshot_every) for seed in seeds]
+
+
+@dataclass
+class SeedCurves:
+    """Ponder time and error against difficulty, one row per seed.
+
+    Attributes:
+        seeds: the seeds, length ``S``.
+        difficulty: the difficulties (non-zero entries), shape ``(D,)``.
+        ponder_steps: mean ``N(t)`` per seed and difficulty, shape ``(S, D)``.
+        error: fraction of wrong parities per seed and difficulty, shape ``(S, D)``.
+        correlation: per seed, Pearson's ``r`` between difficulty and ``N(t)`` over its samples, shape ``(S,)``.
+    """
+
+    seeds: list[int]
+    difficulty: torch.Tensor
+    ponder_steps: torch.Tensor
+    error: torch.Tensor
+    correlation: torch.Tensor
+
+    @classmethod
+    def from_parity(cls, runs: Sequence[TrackedRun], update: int | None = None) -> SeedCurves:
+        """The runs' scores after ``update`` training updates (default: after each run's last one)."""
+        updates = [run.result.fit.updates if update is None else update for run in runs]
+        evaluations = [run.snapshots[u] for run, u in zip(runs, updates)]
+        return cls(
+            seeds=[run.result.config.seed for run in runs],
+            difficulty=evaluations[0].difficulty,
+            ponder_steps=torch.stack([evaluation.ponder_steps for evaluation in evaluations]),
+            error=1.0 - torch.stack([evaluation.accuracy for evaluation in evaluations]),
+            correlation=torch.tensor([run.correlation_at(u) for run, u in zip(runs, updates)]),
+        )
+
+    @classmethod
+    def from_sequence(cls, seeds: Sequence[int], evaluations: Sequence[SequenceEvaluation]) -> SeedCurves:
+        """Sequence-parity evaluations (one per seed), every time step of every sequence a sample."""
+        if len(seeds) != len(evaluations) or not seeds:
+            raise ValueError(f"seeds and evaluations must be non-empty and of one length, got {len(seeds)} and {len(evaluations)}")
+        difficulty = torch.cat([evaluation.difficulty.flatten().cpu() for evaluation in evaluations]).unique()  # (D,)
+        ponder_rows, error_rows, correlations = [], [], []
+        for evaluation in evaluations:
+            sample_difficulty = evaluation.difficulty.flatten().cpu()  # (B * T,)
+            steps = evaluation.ponder_steps.flatten().float().cpu()  # (B * T,)
+            wrong = (~evaluation.correct).flatten().float().cpu()  # (B * T,)
+            ponder_rows.append(torch.stack([steps[sample_difficulty == d].mean() for d in difficulty]))
+            error_rows.append(torch.stack([wrong[sample_difficulty == d].mean() for d in difficulty]))
+            correlations.append(pearson_correlation(sample_difficulty.float(), steps))
+        return cls(list(seeds), difficulty, torch.stack(ponder_rows), torch.stack(error_rows), torch.tensor(correlations))
+
+
+@dataclass
+class TauGrid:
+    """ACT trained once per time penalty ``tau`` and seed, all scored after the same ``updates``.
+
+    Attributes:
+        taus: the time penalties, length ``T``.
+        updates: the budget in training updates every run is compared at.
+        runs: ``runs[i][j]`` is ``taus[i]`` trained with the ``j``-th seed.
+    """
+
+    taus: list[float]
+    updates: int
+    runs: list[list[TrackedRun]]
+
+    def curves(self, index: int) -> SeedCurves:
+        """Ponder time and error against difficulty for ``taus[index]`` after ``updates``, one row per seed."""
+        return SeedCurves.from_parity(self.runs[index], self.updates)
+
+    def held_out(self, metric: str) -> torch.Tensor:
+        """A metric of the held-out evaluation (``"accuracy"``, ``"ponder_steps"``) after ``updates``, shape ``(T, S)``."""
+        return torch.tensor(
+            [[history_value(run.result.history, metric, self.updates) for run in row] for row in self.runs]
+        )
+
+    @property
+    def error(self) -> torch.Tensor:
+        """Held-out error ``1 - accuracy`` after ``updates``, shape ``(T, S)``."""
+        return 1.0 - self.held_out("accuracy")
+
+    @property
+    def ponder_steps(self) -> torch.Tensor:
+        """Mean ``N(t)`` on the held-out set after ``updates``, shape ``(T, S)``."""
+        return self.held_out("ponder_steps")
+
+
+def history_value(history: History, metric: str, update: int) -> float:
+    """The value of ``metric`` at the evaluation after ``update`` training updates.
+
+    Raises:
+        ValueError: there was no evaluation after ``update`` training updates.
+    """
+    if update not in history.update:
+        raise ValueError(f"update must be one of the evaluated updates {history.update}, got {update}")
+    return history.metrics[metric][history.update.index(update)]
+
+
+def train_tau_grid(
+    taus: Sequence[float], seeds: Sequence[int], base: ParityConfig, snapshot_every: int,
+    trained: Mapping[float, Sequence[TrackedRun]] | None = None,
+) -> TauGrid:
+    """Train ACT once per ``tau`` and seed for ``base.max_updates``, everything else as ``base``.
+
+    ``trained`` maps a ``tau`` to runs already trained with these seeds and ``base``'s fields but a
+    longer budget (e.g. the chapter's main experiment): their snapshot after ``base.max_updates`` is
+    the model a run of ``base.max_updates`` ends with, so they are reused instead of trained again.
+
+    Raises:
+        ValueError: ``base`` is not ACT, ``taus`` is empty, or a reused run does not match.
+    """
+    if base.method != "act":
+        raise ValueError(f"base.method must be 'act' for a tau sweep, got {base.method!r}")
+    if len(taus) == 0:
+        raise ValueError("taus must hold at least one value, got an empty sequence")
+    check_int("base.max_updates", base.max_updates, minimum=1)
+    trained = dict(trained or {})
+    rows = []
+    for tau in taus:
+        if tau not in trained:
+            rows.append(train_seeds(replace(base, tau=tau), seeds, snapshot_every))
+            continue
+        reused = list(trained[tau])
+        matches = [replace(run.result.config, max_updates=base.max_updates) for run in reused] == [
+            replace(base, tau=tau, seed=seed) for seed in seeds
+        ]
+        if not matches or any(base.max_updates not in run.snapshots for run in reused):
+            raise ValueError(
+                f"trained[{tau}] must be runs of base with tau = {tau}, seeds {list(seeds)} and a snapshot "
+                f"after {base.max_updates} training updates"
+            )
+        rows.append(reused)
+    return TauGrid(taus=list(taus), updates=base.max_updates, runs=rows)
+
+
+def train_sequence_seeds(
+    base: SequenceConfig, seeds: Sequence[int], eval_size: int = 512
+) -> tuple[list[SequenceResult], SeedCurves, list[SequenceEvaluation]]:
+    """Sequence parity (ACT in an RNN) trained once per seed; each model evaluated on the same
+    ``eval_size`` held-out sequences (drawn from the scoring stream of ``base.seed``).
+
+    Returns:
+        the results, their :class:`SeedCurves` (every time step a sample) and their evaluations.
+    """
+    if len(seeds) == 0:
+        raise ValueError("seeds must hold at least one seed, got an empty sequence")
+    results = [train_act_sequence(replace(base, seed=seed)) for seed in seeds]
+    sequences = parity_batch(
+        eval_size, base.n_elems, generator=base.generator("scoring", results[0].device), seq_len=base.seq_len
+    )
+    evaluations = [evaluate_act_sequence(result.model, sequences) for result in results]
+    return results, SeedCurves.from_sequence(seeds, evaluations), evaluations
