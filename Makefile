@@ -1,6 +1,8 @@
 # The two commands of "Learning to Ponder" (see README.md):
 #   make book   set up .venv, execute copies of the chapters, build the HTML book into _build/html
 #   make test   set up .venv, then pytest --nbval over book/ and tests/ (the browser test included)
+# For contributors:
+#   make test-fast  the unit tests alone (not the chapters, sweeps on real workers, the browser), a few minutes
 # For authors:
 #   make execute  re-execute the committed chapters in place (their outputs and widget state)
 #   make html     build the committed chapters as they are (no execution) into _build/html
@@ -21,7 +23,7 @@ EXECUTE = PONDERLIB_PROGRESS=0 $(BIN)/jupyter nbconvert --to notebook --execute 
 # Warnings are errors; --keep-going reports all of them before failing.
 JUPYTER_BOOK_BUILD = $(BIN)/jupyter-book build --warningiserror --keep-going
 
-.PHONY: book test setup execute html lock clean
+.PHONY: book test test-fast setup execute html lock clean
 
 setup: $(VENV)/.installed
 
@@ -50,6 +52,10 @@ book: setup
 # tests, and the browser test, which builds the committed chapters strictly into a temporary folder.
 test: setup
 	$(BIN)/python -m pytest --nbval book tests
+
+# The unit tests alone: every test not marked slow (pyproject.toml), no chapter executed.
+test-fast: setup
+	$(BIN)/python -m pytest tests -m "not slow"
 
 execute: setup
 	$(EXECUTE) $(CHAPTERS)

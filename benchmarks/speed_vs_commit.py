@@ -6,8 +6,9 @@ Checks the base commit out into a temporary git worktree and runs the same bench
 versions' CLIs, alternating base and head run by run so that a busy machine slows both alike:
 8-element parity to 0.99 held-out accuracy (ACT and PonderNet, library defaults) and integer
 sorting (0..9, lengths 5..10) to 0.99 exact match. Prints one JSON line per run and a last line
-with the medians per benchmark and version. The flag that names the training budget changed
-(``--max-train-steps`` became ``--max-updates``), so the command is chosen per version.
+with the medians per benchmark and version. Two names changed between versions, so the command is
+chosen per checkout: the flag that names the training budget (``--max-train-steps`` became
+``--max-updates``) and the sorting task (``sort`` became ``sorting``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = {
     "parity-act": ["train", "parity", "--method", "act", "--n-elems", "8", "--target-accuracy", "0.99"],
     "parity-pondernet": ["train", "parity", "--method", "pondernet", "--n-elems", "8", "--target-accuracy", "0.99"],
-    "sort-int": ["train", "sort", "--values", "int", "--order", "asc", "--min-len", "5", "--max-len", "10",
+    "sort-int": ["train", "sorting", "--values", "int", "--order", "asc", "--min-len", "5", "--max-len", "10",
                  "--target-accuracy", "0.99"],
 }
 
@@ -39,8 +40,16 @@ def budget_flags(checkout: Path) -> list[str]:
     return ["--max-updates", "20000"]
 
 
+def task_names(checkout: Path, args: list[str]) -> list[str]:
+    """``args`` with the task named as the checkout's CLI names it (``sort`` before the tasks had one name)."""
+    if (checkout / "ponderlib" / "tasks" / "registry.py").exists():
+        return args
+    return ["sort" if arg == "sorting" else arg for arg in args]
+
+
 def run(checkout: Path, args: list[str], seed: int) -> dict:
     env = {**os.environ, "PYTHONPATH": str(checkout), "PONDERLIB_DEVICE": "cpu"}
+    args = task_names(checkout, args)
     command = [sys.executable, "-m", "ponderlib", *args, *budget_flags(checkout), "--seed", str(seed),
                "--threads", "1", "--json", "--quiet"]
     proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=checkout, check=True)

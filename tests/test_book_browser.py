@@ -29,6 +29,8 @@ from urllib.parse import urldefrag, urljoin, urlparse
 import pytest
 import yaml
 
+pytestmark = pytest.mark.slow  # builds the book and drives Chromium: `make test` runs it, `make test-fast` does not
+
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import sync_playwright

@@ -1,21 +1,9 @@
 """The ``python -m ponderlib`` CLI: one JSON object on stdout, one-line errors, exit codes."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "ponderlib", *args], capture_output=True, text=True, env=env, timeout=120
-    )
+from cli_runner import run_cli
 
 
 def test_train_parity_json():

@@ -43,6 +43,8 @@ from jupyter_client.manager import KernelManager
 
 import ponderlib
 
+pytestmark = pytest.mark.slow  # builds a venv and starts a real kernel: `make test` runs it, `make test-fast` does not
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CELL = ROOT / "book" / "_setup_cell.ipy"
 REPOSITORY_URL = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]

@@ -4,16 +4,13 @@ metrics on fixed outputs, a short training run and the ``train convex_hull`` CLI
 import itertools
 import json
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from cli_runner import run_cli
 
 from ponderlib.tasks.convex_hull import (
     HullConfig,
@@ -28,7 +25,6 @@ from ponderlib.tasks.convex_hull import (
 )
 from ponderlib.mechanisms.pointer import DecoderOutput
 
-ROOT = Path(__file__).resolve().parents[1]
 SQUARE_WITH_INSIDE = np.array([[0.5, 0.5], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]])
 """Corners at indices 1..4 (counter-clockwise from index 1: (1,0) -> (1,1) -> (0,1) -> (0,0)),
 one point inside at index 0."""
@@ -148,12 +144,9 @@ def test_short_training_run_and_config_checks():
 
 
 def test_cli_json():
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "ponderlib", "train", "convex_hull", "--min-points", "4", "--max-points", "6",
-         "--test-max-points", "7", "--hidden", "8", "--max-updates", "2", "--eval-size", "16",
-         "--test-size", "8", "--batch-size", "8", "--seed", "1", "--json"],
-        check=False, capture_output=True, text=True, env=env, timeout=120,
+    proc = run_cli(
+        "train", "convex_hull", "--min-points", "4", "--max-points", "6", "--test-max-points", "7", "--hidden", "8",
+        "--max-updates", "2", "--eval-size", "16", "--test-size", "8", "--batch-size", "8", "--seed", "1", "--json",
     )
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)

@@ -4,15 +4,12 @@ loss, metrics, a short training run, and the ``train sorting`` CLI."""
 import itertools
 import json
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from cli_runner import run_cli
 
 from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax
 from ponderlib.mechanisms.pointer import (
@@ -34,7 +31,6 @@ from ponderlib.tasks.sorting import (
     train_sort,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 pytestmark = pytest.mark.usefixtures("one_thread")
@@ -388,14 +384,12 @@ def test_bad_config(overrides, message):
 # --- CLI -----------------------------------------------------------------------------------------
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu"}
-    return subprocess.run([sys.executable, "-m", "ponderlib", "train", "sorting", *args],
-                          capture_output=True, text=True, env=env, timeout=120)
+def run_sorting(*args: str):
+    return run_cli("train", "sorting", *args)
 
 
 def test_cli_json():
-    proc = run_cli("--values", "float", "--order", "desc", "--min-len", "3", "--max-len", "4", "--hidden", "8",
+    proc = run_sorting("--values", "float", "--order", "desc", "--min-len", "3", "--max-len", "4", "--hidden", "8",
                    "--max-updates", "5", "--seed", "2", "--threads", "1", "--by-length", "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
@@ -416,7 +410,7 @@ def test_cli_json():
     ],
 )
 def test_cli_bad_arguments_one_line(args, message):
-    proc = run_cli("--json", *args)
+    proc = run_sorting("--json", *args)
     assert proc.returncode == 2 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], proc.stderr

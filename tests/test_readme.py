@@ -28,7 +28,7 @@ def test_every_release_tag_named_is_this_version():
 
 def test_the_readme_gives_the_two_commands_and_the_author_targets():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    for target in ("book", "test", "execute", "html", "lock"):
+    for target in ("book", "test", "test-fast", "execute", "html", "lock"):
         assert re.search(rf"^{target}:", makefile, flags=re.M), f"the Makefile has no {target} target"
         assert f"make {target}" in README, f"the README does not name `make {target}`"
 

@@ -7,6 +7,7 @@ import torch
 
 from ponderlib.core.engine import PROGRESS_VARIABLE, progress_enabled
 from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.core.stats import pearson_correlation, round_or_none
 
 
 @pytest.mark.parametrize("method", ["act", "pondernet"])
@@ -94,12 +95,17 @@ def test_learning_rate_defaults_per_method():
 
 
 def test_summary_reports_ponder_steps_and_accuracy_by_difficulty():
-    summary = train_parity(method="act", n_elems=4, hidden=8, max_updates=5, target_accuracy=None, max_nonzero=3,
-                           difficulty_eval_size=16, progress=False).summary()
+    result = train_parity(method="act", n_elems=4, hidden=8, max_updates=5, target_accuracy=None, max_nonzero=3,
+                          difficulty_eval_size=16, progress=False)
+    summary = result.summary()
     assert list(summary["accuracy_by_difficulty"]) == ["1", "2", "3", "4"]
     assert all(1.0 <= steps <= 20.0 for steps in summary["ponder_steps_by_difficulty"].values())
-    correlation = summary["ponder_difficulty_correlation"]  # None when every input ponders equally long
-    assert correlation is None or -1.0 <= correlation <= 1.0
+    # The correlation is Pearson's r over every scored vector of the training range 1..3 (None when every
+    # vector ponders equally long), recomputed here from the per-sample scores.
+    evaluation = result.by_difficulty
+    trained = evaluation.sample_difficulty <= 3
+    recomputed = pearson_correlation(evaluation.sample_difficulty[trained].float(), evaluation.sample_ponder_steps[trained].float())
+    assert summary["ponder_difficulty_correlation"] == round_or_none(recomputed)
     # Trained on 1..3 non-zero entries: difficulty 4 is extrapolation, scored alone.
     assert summary["extrapolation_accuracy"] == summary["accuracy_by_difficulty"]["4"]
     mean_seen = sum(summary["accuracy_by_difficulty"][d] for d in "123") / 3

@@ -19,6 +19,13 @@ from ponderlib.tasks.parity import ParityConfig, ParityEvaluation, ParityResult,
 from ponderlib.tasks.parity_data import ParityBatch, parity_batch
 
 
+def mean_of(items: Sequence[object], attribute: str) -> float:
+    """The mean of one attribute over results (one per seed): ``mean_of(summaries, "accuracy")``."""
+    if len(items) == 0:
+        raise ValueError("items must hold at least one result, got an empty sequence")
+    return sum(getattr(item, attribute) for item in items) / len(items)
+
+
 def distribution_mean(halting_probs: torch.Tensor) -> float:
     """``E[n] = sum_n n p_n`` of one halting distribution (or prior) ``p`` of shape ``(N,)``."""
     return expected_ponder_steps(halting_probs.unsqueeze(0)).item()

@@ -124,6 +124,27 @@ class StepAccuracy:
         upper bound on what any halting rule could get from these predictions."""
         return self.accuracy.max(dim=1).values
 
+    def accuracy_at(self, difficulty: int, step: int) -> float:
+        """The accuracy of ponder step ``step``'s prediction ``y_step`` (1-based) at ``difficulty``."""
+        check_int("step", step, minimum=1, maximum=self.accuracy.shape[1])
+        return self.accuracy[self._row(difficulty), step - 1].item()
+
+    def best_accuracy_at(self, difficulty: int) -> float:
+        """The accuracy of the most accurate ponder step at ``difficulty``."""
+        return self.accuracy[self._row(difficulty)].max().item()
+
+    def settled_step(self, difficulty: int, threshold: float = 0.95) -> int:
+        """The first ponder step from which every step's prediction at ``difficulty`` is at least
+        ``threshold`` accurate (``max_ponder_steps + 1`` if even the last step is below it)."""
+        below = (self.accuracy[self._row(difficulty)] < threshold).nonzero().flatten()  # 0-based steps
+        return int(below.max()) + 2 if below.numel() else 1
+
+    def _row(self, difficulty: int) -> int:
+        rows = (self.difficulty == difficulty).nonzero().flatten()
+        if rows.numel() == 0:
+            raise ValueError(f"difficulty must be one of {self.difficulty.tolist()}, got {difficulty!r}")
+        return int(rows[0])
+
 
 @torch.no_grad()
 def step_accuracy_by_difficulty(
@@ -153,6 +174,54 @@ def step_accuracy_by_difficulty(
         accuracy.append(correct.float().mean(dim=0).cpu())
         halting_probs.append(out.halting_probs.mean(dim=0).cpu())
     return StepAccuracy(torch.tensor(difficulties), torch.stack(accuracy), torch.stack(halting_probs))
+
+
+@dataclass(frozen=True)
+class DifficultySummary:
+    """The numbers chapter 2 compares across methods and seeds, from one parity run's scores at every
+    difficulty (:attr:`ponderlib.tasks.parity.ParityResult.by_difficulty`).
+
+    Attributes:
+        accuracy: mean accuracy over the difficulties seen in training (interpolation).
+        extrapolation: mean accuracy over the harder difficulties never seen in training.
+        hardest: accuracy at the largest difficulty, ``n_elems``.
+        ponder_steps: mean ponder steps executed at inference, over the trained difficulties.
+        expected_ponder_steps: mean ``E[n]`` over the trained difficulties.
+        easiest_expected: ``E[n]`` at the easiest trained difficulty.
+        hardest_expected: ``E[n]`` at the hardest trained difficulty.
+        trend: :func:`expected_steps_trend` over the trained difficulties (its sign: whether ``E[n]``
+            grows with difficulty).
+    """
+
+    accuracy: float
+    extrapolation: float
+    hardest: float
+    ponder_steps: float
+    expected_ponder_steps: float
+    easiest_expected: float
+    hardest_expected: float
+    trend: float
+
+    @classmethod
+    def of(cls, result: ParityResult) -> DifficultySummary:
+        """The summary of a trained run whose training range leaves some difficulties unseen."""
+        config, evaluation = result.config, result.by_difficulty
+        trained = range(config.min_nonzero, (config.max_nonzero or config.n_elems) + 1)
+        unseen = range(trained.stop, config.n_elems + 1)
+        if not unseen:
+            raise ValueError(f"result must be trained on fewer than n_elems = {config.n_elems} non-zero entries")
+        in_range = torch.isin(evaluation.difficulty, torch.tensor(list(trained)))  # (D,)
+        expected = evaluation.expected_ponder_steps[in_range]  # (trained,)
+        return cls(
+            accuracy=evaluation.accuracy_on(trained),
+            extrapolation=evaluation.accuracy_on(unseen),
+            hardest=evaluation.accuracy[-1].item(),
+            ponder_steps=evaluation.ponder_steps[in_range].mean().item(),
+            expected_ponder_steps=expected.mean().item(),
+            easiest_expected=expected[0].item(),
+            hardest_expected=expected[-1].item(),
+            trend=expected_steps_trend(evaluation, trained),
+        )
 
 
 def expected_steps_trend(evaluation: DifficultyEvaluation, difficulties: Sequence[int]) -> float:

@@ -111,7 +111,7 @@ def plot_seed_curves(curves, title: str, ponder_max: float | None = None, error_
     """Mean ponder steps ``N(t)`` and error against difficulty: each seed thin, their mean thick.
 
     Args:
-        curves: a :class:`ponderlib.experiments.parity.SeedCurves` (``(S, D)`` rows).
+        curves: a :class:`ponderlib.experiments.act.SeedCurves` (``(S, D)`` rows).
         title: what the runs are.
         ponder_max, error_max: fixed upper limits of the two y axes (in steps and in %), so pages
             of a figure switcher compare at a glance; None: fitted to the data.
@@ -138,7 +138,7 @@ def plot_ponder_during_training(groups) -> Figure:
     """Mean ``N(t)`` against difficulty at several points of training: one row per group, one column per seed.
 
     Args:
-        groups: label -> list of :class:`ponderlib.experiments.parity.TrackedRun` (one per seed, the same
+        groups: label -> list of :class:`ponderlib.experiments.act.TrackedRun` (one per seed, the same
             seeds in every group); each run's snapshots give one line per training update, light
             (early) to dark (late).
     """

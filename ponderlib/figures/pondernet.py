@@ -206,7 +206,7 @@ def plot_step_accuracy(step_accuracies: Mapping[str, object], trained_max: int |
     (up to ``trained_max``) from the unseen ones.
 
     Args:
-        step_accuracies: label -> :class:`ponderlib.experiments.parity.StepAccuracy`.
+        step_accuracies: label -> :class:`ponderlib.experiments.pondernet.StepAccuracy`.
     """
     panels = len(step_accuracies)
     fig, axes = plt.subplots(1, panels, figsize=(3.3 * panels + 0.8, 3.4), sharey=True, squeeze=False)
