@@ -3,11 +3,14 @@ run and resumed, the same numbers under every executor, and a worker killed mid-
 process pool and a real local Ray cluster (started and stopped here, not mocked).
 
 Runs are tiny (3-element parity, 8 units, 5 training updates), so the file takes about a minute on
-2 cores, most of it starting worker processes and Ray.
+2 cores, most of it starting worker processes and Ray: those tests are marked ``slow``, and the rest
+(``-m "not slow"``) take seconds.
 """
 
+import dataclasses
 import json
 import os
+import pickle
 import subprocess
 import sys
 import time
@@ -24,8 +27,9 @@ matplotlib.use("Agg")
 import pytest
 
 from ponderlib import cli
-from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.core.engine import start_run
 from ponderlib.figures import style
+from ponderlib.figures.sweep import plot_sweep
 from ponderlib.sweep import (
     PRESETS,
     SweepIncomplete,
@@ -34,11 +38,10 @@ from ponderlib.sweep import (
     load_results,
     load_spec,
     make_spec,
-    plan,
     summarize,
     sweep,
 )
-from ponderlib.figures.sweep import plot_sweep
+from ponderlib.tasks.parity import ParityConfig, train_parity
 from ponderlib.tasks.registry import TASKS, Task
 
 try:
@@ -128,14 +131,67 @@ def test_the_grid_is_every_combination_first_field_slowest():
     ]
 
 
-def test_plan_builds_one_checked_config_per_point_and_seed():
+def test_the_plan_is_one_checked_config_per_point_and_seed():
     spec = make_spec("parity", {"method": ["act", "pondernet"], "tau": [1, 0.5]}, [3, 4, 5], fixed={"n_elems": 4})
-    runs = plan(spec)
+    runs = spec.runs
     assert len(runs) == 2 * 2 * 3 and len({run.key for run in runs}) == len(runs)
     assert [run.seed for run in runs[:3]] == [3, 4, 5] and runs[0].point == {"method": "act", "tau": 1.0}
     assert all(run.config.n_elems == 4 and run.config.progress is False for run in runs)
     assert isinstance(runs[0].config.tau, float)  # tau=1 and tau=1.0 are one run, with one key
     assert runs[0].config.seed == 3 and runs[-1].config.method == "pondernet"
+
+
+@pytest.fixture
+def validations(monkeypatch) -> list[int]:
+    """The ids of the parity configs validated (by :meth:`ParityConfig.validate`) while a test runs."""
+    validated: list[int] = []
+    checks = ParityConfig.validate
+
+    def counted(config: ParityConfig) -> None:
+        validated.append(id(config))
+        checks(config)
+
+    monkeypatch.setattr(ParityConfig, "validate", counted)
+    return validated
+
+
+def test_a_sweep_validates_each_config_once(tmp_path, validations):
+    runs = make_spec("parity", {"method": ["act", "pondernet"]}, [0, 1], TINY).runs
+    assert len(validations) == len(set(validations)) == len(runs) == 4
+    for run in runs:  # start_run, in each run's train function, does not check them again
+        start_run(run.config)
+        start_run(pickle.loads(pickle.dumps(run.config)))  # as a worker process gets it
+    assert len(validations) == 4
+    validations.clear()
+    report = sweep("parity", {"method": ["act"]}, [0, 1], tmp_path / "runs.jsonl", fixed=TINY, progress=False)
+    assert report.finished == 2 and len(validations) == len(set(validations)) == 2  # make_spec, sweep and train
+
+
+def test_what_validation_records_is_no_field_of_the_config():
+    (run,) = make_spec("parity", {"tau": [0.1]}, [0], TINY).runs
+    config = run.config
+    assert "_validated" not in {f.name for f in dataclasses.fields(config)} | set(vars(config))
+    assert "_validated" not in dataclasses.asdict(config) and "_validated" not in config.to_dict()
+    assert ParityConfig(**vars(config)) == config
+
+
+@pytest.mark.parametrize(
+    "name, value, message",
+    [
+        ("hidden", -1, "hidden must be an integer >= 1, got -1"),
+        ("n_elems", 3.0, "n_elems must be an integer"),  # equal to the 3 validated, but not an integer
+        ("method", "lstm", "method must be one of 'act', 'pondernet'"),
+    ],
+)
+def test_a_config_changed_after_validation_is_validated_again(validations, name, value, message):
+    (run,) = make_spec("parity", {"tau": [0.1]}, [0], TINY).runs
+    setattr(run.config, name, value)
+    with pytest.raises(ValueError, match=message):
+        start_run(run.config)
+    replaced = dataclasses.replace(run.config, **{name: getattr(ParityConfig(**TINY), name)})
+    start_run(replaced)
+    start_run(replaced)
+    assert validations == [id(run.config), id(run.config), id(replaced)]
 
 
 @pytest.mark.parametrize(
@@ -181,7 +237,8 @@ def test_spec_files_yaml_and_json(tmp_path):
     yaml_spec.write_text("task: parity\nfixed: {method: act, n_elems: 4}\ngrid:\n  tau: [1e-3, 1e-2]\nseeds: [0, 1]\n")
     spec = load_spec(yaml_spec)
     assert spec.grid == {"tau": [0.001, 0.01]}  # 1e-3 is a number, as in YAML 1.2
-    assert len(plan(make_spec(spec.task, spec.grid, spec.seeds, spec.fixed))) == 4
+    assert spec.runs is None  # read, not checked yet
+    assert len(make_spec(spec.task, spec.grid, spec.seeds, spec.fixed).runs) == 4
     json_spec = tmp_path / "spec.json"
     json_spec.write_text(json.dumps({"task": "sorting", "grid": {"decoder": ["pointer", "seq2seq"]}, "seeds": [0]}))
     assert load_spec(json_spec).task == "sorting"
@@ -288,7 +345,7 @@ def test_cli_sweep_then_again_then_summary(tmp_path, capsys):
 def test_presets_are_valid_sweeps_listed_in_help(capsys):
     for name, preset in PRESETS.items():
         spec = preset.spec()
-        runs = plan(make_spec(spec.task, spec.grid, spec.seeds, spec.fixed))
+        runs = make_spec(spec.task, spec.grid, spec.seeds, spec.fixed).runs
         assert len(runs) == preset.runs and runs[0].config.max_updates == preset.max_updates, name
     graves = PRESETS["graves-parity-tau"]
     assert graves.runs == 36 * 20 and "GRU" in graves.description
@@ -401,6 +458,7 @@ def test_plot_each_seed_and_the_mean_in_the_methods_colours(reference):
 # --- executors -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_pool_gives_the_same_runs(tmp_path, reference):
     report = sweep("parity", GRID, SEEDS, tmp_path / "runs.jsonl", fixed=TINY, executor="pool", workers=2, progress=False)
     assert report.finished == RUNS
@@ -415,6 +473,7 @@ def assert_same_runs(records, expected):
         assert got[key] == pytest.approx(want[key], abs=1e-6), key
 
 
+@pytest.mark.slow
 def test_a_pool_worker_killed_mid_sweep_loses_no_finished_run(tmp_path, monkeypatch, killer):
     marker = tmp_path / "kill"
     marker.touch()
@@ -435,6 +494,7 @@ def test_a_pool_worker_killed_mid_sweep_loses_no_finished_run(tmp_path, monkeypa
     assert len(load_results(results)) == RUNS
 
 
+@pytest.mark.slow
 @needs_ray
 def test_ray_gives_the_same_runs_on_its_own_local_cluster_and_on_a_running_one(tmp_path, reference, ray_cluster):
     address, _ = ray_cluster
@@ -446,6 +506,7 @@ def test_ray_gives_the_same_runs_on_its_own_local_cluster_and_on_a_running_one(t
     assert {r["summary"]["torch_threads"] for r in remote.records} == {1}
 
 
+@pytest.mark.slow
 @needs_ray
 def test_a_ray_worker_killed_mid_sweep_loses_no_finished_run(tmp_path, ray_cluster, killer):
     address, marker = ray_cluster

@@ -17,7 +17,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 
 import torch
 from torch import nn
@@ -59,6 +59,10 @@ class TrainConfig:
     and on a busy 2-core CPU two threads wait on each other.
     """
 
+    # Where validate_once records what it validated: a slot, so it is in no field list and not in the
+    # instance's __dict__ (``Config(**vars(config))`` still copies a config), yet pickled with it.
+    __slots__ = ("__dict__", "__weakref__", "_validated")
+
     batch_size: int = option(128, "samples per training update")
     lr: float | None = option(None, "Adam's learning rate (None: the task's default)")
     grad_clip: float = option(1.0, "maximum global gradient norm")
@@ -99,6 +103,24 @@ class TrainConfig:
             check_int("threads", self.threads, minimum=1)
         get_device(self.device)
 
+    def validate_once(self) -> None:
+        """:meth:`validate`, unless this config was already validated with the values it has now.
+
+        It records the values it validated on the config (``_validated``, a slot, not a field: not in
+        ``fields``, ``asdict``, ``vars`` or :meth:`to_dict`, so not in a run's key; pickled with the
+        config to a worker process). A config a sweep validated before its run starts is not
+        validated again by :func:`start_run`; one changed since (an attribute assigned) is, and a
+        config that :meth:`validate` rejects records nothing.
+        """
+        values = self._field_values()
+        if getattr(self, "_validated", None) != values:
+            self.validate()
+            object.__setattr__(self, "_validated", values)
+
+    def _field_values(self) -> tuple:
+        """The fields' values with their types, so that ``8`` and ``8.0``, or ``1`` and ``True``, differ."""
+        return tuple((type(value), value) for value in astuple(self))
+
     @property
     def learning_rate(self) -> float:
         """``lr``, or the task's default (:meth:`default_lr`) when ``lr`` is None."""
@@ -133,9 +155,9 @@ def default(name: str, value):
 
 
 def start_run(config: TrainConfig) -> torch.device:
-    """Validate ``config`` (once, here, never in the training loop), set its CPU threads, seed torch;
-    return its device."""
-    config.validate()
+    """Validate ``config`` (here, never in the training loop; not again if it was validated with these
+    values, :meth:`TrainConfig.validate_once`), set its CPU threads, seed torch; return its device."""
+    config.validate_once()
     if config.threads is not None:
         torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)

@@ -1,0 +1,90 @@
+"""The papers' sweeps at their scale: :data:`PRESETS`, for ``python -m ponderlib sweep --preset NAME``
+(each a :class:`Preset`, whose :meth:`~Preset.spec` is the sweep to run).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ponderlib.sweep.spec import SweepSpec
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A paper's sweep at the paper's scale: what it reproduces, and its task, grid, fixed fields,
+    seeds and budget in training updates (``max_updates``)."""
+
+    description: str
+    task: str
+    grid: dict[str, list]
+    fixed: dict[str, Any]
+    seeds: list[int]
+    max_updates: int
+
+    @property
+    def runs(self) -> int:
+        """Grid points times seeds."""
+        return math.prod(len(values) for values in self.grid.values()) * len(self.seeds)
+
+    def spec(self) -> SweepSpec:
+        """The preset as a :class:`~ponderlib.sweep.spec.SweepSpec` (its budget in ``fixed``), not yet
+        checked: :func:`~ponderlib.sweep.runner.sweep` takes its fields and checks them."""
+        grid = {name: list(values) for name, values in self.grid.items()}
+        return SweepSpec(self.task, grid, list(self.seeds), {**self.fixed, "max_updates": self.max_updates})
+
+
+GRAVES_TAUS = sorted({float(f"{i}e-{j}") for i in range(1, 10) for j in range(1, 5)})
+"""Graves' time penalties for parity: ``tau = i x 10^-j`` for i = 1..9, j = 1..4 (36 values, 1e-4 to 0.9)."""
+
+PAPER_PARITY = {"n_elems": 64, "hidden": 128, "batch_size": 128, "target_accuracy": None, "eval_every": 1000}
+"""What the three parity presets share: 64-element vectors, 128 units, 128 vectors per training
+update, the whole budget trained (no early stop), held-out accuracy every 1000 training updates."""
+
+BANINO_PARITY = {**PAPER_PARITY, "lr": 3e-4, "beta": 0.01, "max_ponder_steps": 20}
+"""What Banino et al.'s two parity sweeps add: Adam at lr 3e-4, beta 0.01, at most 20 ponder steps."""
+
+PRESETS: dict[str, Preset] = {
+    "graves-parity-tau": Preset(
+        description=(
+            "Graves 2016, sec. 3.1 (fig. 3, 4): ACT on 64-element parity, 1 to 64 non-zero entries, "
+            "error and ponder time against the time penalty tau = i x 10^-j (i = 1..9, j = 1..4), "
+            "20 networks per tau; batch 128, Adam at lr 1e-4, at most M = 100 ponder steps. The paper's network is a simple RNN of "
+            "128 tanh units; ours is a GRU cell of 128 units (the book's model for both methods)."
+        ),
+        task="parity",
+        grid={"tau": GRAVES_TAUS},
+        fixed={**PAPER_PARITY, "method": "act", "lr": 1e-4, "eps": 0.01, "max_ponder_steps": 100},
+        seeds=list(range(20)),
+        max_updates=100_000,
+    ),
+    "pondernet-parity-interpolation": Preset(
+        description=(
+            "Banino et al. 2021, sec. 3.1 (interpolation): PonderNet on 64-element parity, 1 to 64 "
+            "non-zero entries in training and test, over the prior's lambda_p = 0.1..0.9, beta 0.01, "
+            "at most 20 ponder steps, batch 128, Adam at lr 3e-4, 10 seeds; a GRU cell of 128 units."
+        ),
+        task="parity",
+        grid={"lambda_p": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]},
+        fixed={**BANINO_PARITY, "method": "pondernet"},
+        seeds=list(range(10)),
+        max_updates=100_000,
+    ),
+    "pondernet-parity-extrapolation": Preset(
+        description=(
+            "Banino et al. 2021, sec. 3.1 (extrapolation): ACT (tau 1e-3) and PonderNet (lambda_p 0.1, "
+            "beta 0.01) on 96-element parity trained on 1 to 48 non-zero entries, at most 20 ponder "
+            "steps, batch 128, Adam at lr 3e-4, 10 seeds; a GRU cell of 128 units. Each run reports "
+            "interpolation_accuracy (1 to 48 entries), extrapolation_accuracy (49 to 96) and accuracy "
+            "and ponder steps at every difficulty."
+        ),
+        task="parity",
+        grid={"method": ["act", "pondernet"]},
+        fixed={**BANINO_PARITY, "n_elems": 96, "min_nonzero": 1, "max_nonzero": 48, "tau": 1e-3, "lambda_p": 0.1},
+        seeds=list(range(10)),
+        max_updates=100_000,
+    ),
+}
+"""The papers' parity sweeps at their scale, for ``python -m ponderlib sweep --preset NAME``. Budgets
+are ours (100,000 training updates each); ``--set max_updates=...`` changes them."""

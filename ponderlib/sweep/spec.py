@@ -1,0 +1,223 @@
+"""What a sweep trains, checked before anything runs: the spec, its plan of runs, and spec files.
+
+A sweep is a task of :data:`~ponderlib.tasks.registry.TASKS`, a **grid** (``{field: [values]}``: every
+combination is a grid point), the **fixed** fields every run shares (``{field: value}``) and the
+**seeds**; each grid point is trained once per seed. :func:`make_spec` checks all of it before the
+first run: the task, every field name, and every config the sweep will train (each is built and
+validated once, and carried in the spec's ``runs``), so a typing error in the last grid value fails in
+a second, not after an hour. :func:`load_spec` reads a spec from a YAML or JSON file.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from ponderlib.core.engine import TrainConfig
+from ponderlib.core.validation import check_int
+from ponderlib.sweep.results import run_key
+from ponderlib.tasks.registry import get_task
+
+SPEC_KEYS = ("task", "grid", "seeds", "fixed")
+"""The keys of a spec file (``fixed`` is optional)."""
+
+NOT_SET_BY_SPEC = {"seed": "seeds are given as seeds, not as a field", "progress": "a sweep shows its own progress"}
+"""Config fields a grid or the fixed fields must not set, and why."""
+
+PLACEMENT_FIELDS = ("device", "threads")
+"""Fields that say where a run runs, not what it is: not part of a run's key, so not a grid field."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a sweep: its grid point, its seed, its validated config and its key (:func:`~ponderlib.sweep.results.run_key`)."""
+
+    point: dict[str, Any]
+    seed: int
+    config: TrainConfig
+    key: str
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """What a sweep trains: a task name, a grid ``{field: [values]}``, seeds, and fixed fields.
+
+    :func:`make_spec` builds a checked one, whose ``runs`` are its plan: every run in grid order
+    (:func:`expand_grid`), seeds innermost, each config built and validated. A spec read from a file
+    (:func:`load_spec`) or a preset is not checked yet: its ``runs`` are None.
+    """
+
+    task: str
+    grid: dict[str, list]
+    seeds: list[int]
+    fixed: dict[str, Any] = field(default_factory=dict)
+    runs: tuple[Run, ...] | None = field(default=None, repr=False, compare=False)
+
+
+def expand_grid(grid: Mapping[str, Sequence]) -> list[dict[str, Any]]:
+    """Every combination of the grid's values, as ``{field: value}`` dicts: the first field varies slowest.
+
+    ``expand_grid({"method": ["act", "pondernet"], "tau": [0.1, 0.01]})`` gives 4 points, the two
+    ``act`` ones first.
+    """
+    names = list(grid)
+    return [dict(zip(names, values)) for values in itertools.product(*(grid[name] for name in names))]
+
+
+def _float_fields(config_class: type[TrainConfig]) -> set[str]:
+    hints = typing.get_type_hints(config_class)
+    return {name for name, hint in hints.items() if hint is float or float in typing.get_args(hint)}
+
+
+def _normalise(name: str, value: Any, float_fields: set[str]) -> Any:
+    """An integer given for a float field as a float, so ``tau=1`` and ``tau=1.0`` are the same run."""
+    if name in float_fields and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _check_field_names(where: str, names: Iterable[str], config_class: type[TrainConfig]) -> None:
+    known = [f.name for f in fields(config_class) if f.name not in NOT_SET_BY_SPEC]
+    for name in names:
+        if name in NOT_SET_BY_SPEC:
+            raise ValueError(f"{where} must not set {name!r}: {NOT_SET_BY_SPEC[name]}")
+        if name not in known:
+            raise ValueError(f"{where} names {name!r}, which is not a field of {config_class.__name__}; fields: {', '.join(known)}")
+
+
+def make_spec(
+    task: str, grid: Mapping[str, Sequence], seeds: Sequence[int], fixed: Mapping[str, Any] | None = None
+) -> SweepSpec:
+    """A checked :class:`SweepSpec`, with its plan in ``runs``: raises ``ValueError`` naming the first
+    problem, before anything runs.
+
+    Checks that ``task`` is a task of :data:`~ponderlib.tasks.registry.TASKS`; ``grid`` is a non-empty mapping
+    of the task config's fields to non-empty lists of distinct values (not ``seed``, ``progress``,
+    ``device`` or ``threads``); ``fixed`` maps other fields to single values; ``seeds`` is a non-empty
+    list of distinct integers >= 0; and that the task's config accepts every combination (each is
+    built and validated, once: :func:`~ponderlib.core.engine.start_run` does not validate it again).
+    Integers given for float fields become floats.
+    """
+    config_class = get_task(task).config
+    fixed = {} if fixed is None else fixed
+    if not isinstance(grid, Mapping) or not grid:
+        raise ValueError(f"grid must be a non-empty mapping {{field: [values]}}, got {grid!r}")
+    if not isinstance(fixed, Mapping):
+        raise ValueError(f"fixed must be a mapping {{field: value}}, got {fixed!r}")
+    _check_field_names("grid", grid, config_class)
+    _check_field_names("fixed", fixed, config_class)
+    for name in grid:
+        if name in PLACEMENT_FIELDS:
+            raise ValueError(f"grid must not vary {name!r}: it says where a run runs, not what it is; set it in fixed")
+        if name in fixed:
+            raise ValueError(f"{name!r} is in both grid and fixed; give it in one of them")
+    float_fields = _float_fields(config_class)
+    checked_grid = {}
+    for name, values in grid.items():
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+            raise ValueError(f"grid[{name!r}] must be a non-empty list of values, got {values!r}")
+        values = [_normalise(name, value, float_fields) for value in values]
+        repeated = [value for index, value in enumerate(values) if value in values[:index]]
+        if repeated:
+            raise ValueError(f"grid[{name!r}] lists {repeated[0]!r} more than once")
+        checked_grid[name] = values
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence) or not seeds:
+        raise ValueError(f"seeds must be a non-empty list of integers >= 0, got {seeds!r}")
+    for seed in seeds:
+        check_int("seed", seed, minimum=0)
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct, got {list(seeds)!r}")
+    checked_fixed = {name: _normalise(name, value, float_fields) for name, value in fixed.items()}
+    runs = _plan(task, config_class, checked_grid, list(seeds), checked_fixed)
+    return SweepSpec(task, checked_grid, list(seeds), checked_fixed, runs)
+
+
+def _plan(
+    task: str, config_class: type[TrainConfig], grid: dict[str, list], seeds: list[int], fixed: dict[str, Any]
+) -> tuple[Run, ...]:
+    """The runs: grid points in :func:`expand_grid` order, seeds innermost; every config built and
+    validated (``ValueError`` naming the grid point otherwise)."""
+    runs = []
+    for point in expand_grid(grid):
+        for seed in seeds:
+            config = config_class(**fixed, **point, seed=seed, progress=False)
+            try:
+                config.validate_once()
+            except ValueError as exc:
+                raise ValueError(f"grid point {point}: {exc}") from None
+            runs.append(Run(point, seed, config, run_key(task, config.to_dict())))
+    return tuple(runs)
+
+
+# --- spec files ------------------------------------------------------------------------------
+
+
+def load_spec(path: str | os.PathLike) -> SweepSpec:
+    """Read a spec file: JSON (``.json``) or YAML (``.yaml``, ``.yml``) holding a mapping with the keys
+    ``task``, ``grid``, ``seeds`` and, optionally, ``fixed``. Example (YAML)::
+
+        task: parity
+        fixed: {method: act, n_elems: 8, max_updates: 2000}
+        grid: {tau: [1e-3, 1e-2, 1e-1]}
+        seeds: [0, 1, 2]
+
+    The content is checked by :func:`make_spec`; a file that cannot be read or parsed, or is not such a
+    mapping, raises ``ValueError`` naming it.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".yaml", ".yml"):
+        raise ValueError(f"spec file must end in .json, .yaml or .yml, got {str(path)!r}")
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ValueError(f"spec file {str(path)!r} cannot be read: {exc.strerror}") from None
+    if suffix == ".json":
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"spec file {str(path)!r} is not valid JSON: {exc}") from None
+    else:
+        data = _load_yaml(path, text)
+    if not isinstance(data, dict):
+        raise ValueError(f"spec file {str(path)!r} must hold a mapping with keys {', '.join(SPEC_KEYS)}, got {type(data).__name__}")
+    unknown = [key for key in data if key not in SPEC_KEYS]
+    missing = [key for key in SPEC_KEYS[:3] if key not in data]
+    if unknown or missing:
+        problem = f"unknown key {unknown[0]!r}" if unknown else f"no {missing[0]!r}"
+        raise ValueError(f"spec file {str(path)!r} has {problem}; its keys are task, grid, seeds and, optionally, fixed")
+    kinds = {"task": (str, "a task name"), "grid": (dict, "a mapping {field: [values]}"),
+             "seeds": (list, "a list of integers"), "fixed": (dict, "a mapping {field: value}")}
+    for key, value in data.items():
+        kind, what = kinds[key]
+        if not isinstance(value, kind):
+            raise ValueError(f"spec file {str(path)!r}: {key} must be {what}, got {value!r}")
+    return SweepSpec(data["task"], data["grid"], data["seeds"], data.get("fixed", {}))
+
+
+def _load_yaml(path: Path, text: str):
+    """YAML with YAML 1.2's floats, so ``1e-3`` is a number (PyYAML alone reads it as a string)."""
+    try:
+        import yaml
+    except ImportError:
+        raise ValueError(f"reading the YAML spec {str(path)!r} needs PyYAML (pip install pyyaml); or write it as JSON") from None
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:float",
+        re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)$"),
+        list("-+0123456789."),
+    )
+    try:
+        return yaml.load(text, Loader=Loader)  # safe: a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise ValueError(f"spec file {str(path)!r} is not valid YAML: {' '.join(str(exc).split())}") from None
