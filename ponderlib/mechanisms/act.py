@@ -103,7 +103,7 @@ class ACT(nn.Module):
             halting_sum = halting_sum + h.detach()
             if n < self.max_ponder_steps and bool((halting_sum >= 1.0 - self.eps).all()):
                 break  # every sample has halted: the remaining steps would all get p_n = 0
-        halted = act_halting(torch.stack(halting_units, dim=1), self.eps, check_values=False)  # p: (B, n_run)
+        halted = act_halting(torch.stack(halting_units, dim=1), self.eps, check=False)  # p: (B, n_run)
         p = halted.halting_probs.unsqueeze(2)  # (B, n_run, 1)
         return ACTOutput(
             output=(p * torch.stack(outputs, dim=1)).sum(dim=1),  # (B, O)

@@ -69,7 +69,7 @@ class ACTHalting:
     ponder_cost: torch.Tensor
 
 
-def act_halting(halting_units: torch.Tensor, eps: float = 0.01, check_values: bool = True) -> ACTHalting:
+def act_halting(halting_units: torch.Tensor, eps: float = 0.01, check: bool = True) -> ACTHalting:
     """ACT's ``N(t)``, ``R(t)``, ``p_n`` and ``rho`` from a full sequence of halting units.
 
     Args:
@@ -77,17 +77,18 @@ def act_halting(halting_units: torch.Tensor, eps: float = 0.01, check_values: bo
             ``max_ponder_steps`` cap: a sample that has not crossed ``1 - eps`` by then halts there.
         eps: the slack in ``1 - eps`` (Graves eq. 7), in ``[0, 1)``. With ``eps > 0`` a single
             step can halt if ``h_1 >= 1 - eps``.
-        check_values: check that every ``h_n`` is in [0, 1]. The models pass False: their
-            ``h_n`` is a sigmoid, and the check would synchronise a GPU at every call.
+        check: check the arguments: the rank, ``eps``, and every ``h_n`` in [0, 1]. The models pass
+            False: ``eps`` was checked once when the model was built, their ``h_n`` is a sigmoid, and
+            the value check would synchronise a GPU at every call.
 
     Returns:
         An :class:`ACTHalting` with ``halting_probs (B, max_ponder_steps)``, ``ponder_steps (B,)``,
         ``remainder (B,)`` and ``ponder_cost (B,)``.
     """
-    check_rank("halting_units", halting_units, 2, "(batch, max_ponder_steps)")
-    if check_values:
+    if check:
+        check_rank("halting_units", halting_units, 2, "(batch, max_ponder_steps)")
         check_probability_tensor("halting_units", halting_units)
-    check_fraction("eps", eps, include_one=False)
+        check_fraction("eps", eps, include_one=False)
     max_ponder_steps = halting_units.shape[1]
     cumulative = halting_units.cumsum(dim=1)  # (B, N): sum_{n'<=n} h_n'
     crossed = cumulative >= 1.0 - eps  # (B, N)
@@ -108,7 +109,7 @@ def act_halting(halting_units: torch.Tensor, eps: float = 0.01, check_values: bo
     )
 
 
-def pondernet_halting(lambdas: torch.Tensor, check_values: bool = True) -> torch.Tensor:
+def pondernet_halting(lambdas: torch.Tensor, check: bool = True) -> torch.Tensor:
     """PonderNet's unconditional halting distribution ``p_n`` (Banino et al. 2021, eq. 2).
 
     ``p_n = lambda_n * prod_{j<n}(1 - lambda_j)`` for ``n < N`` and, for the last step,
@@ -118,15 +119,15 @@ def pondernet_halting(lambdas: torch.Tensor, check_values: bool = True) -> torch
     Args:
         lambdas: ``lambda_n`` in [0, 1], shape ``(B, N)``. The last column is ignored (treated
             as 1) because the last step absorbs the leftover mass.
-        check_values: check that every ``lambda_n`` is in [0, 1]. The models pass False: their
-            ``lambda_n`` is a sigmoid, and the check would synchronise a GPU at every call.
+        check: check the rank and that every ``lambda_n`` is in [0, 1]. The models pass False:
+            their ``lambda_n`` is a sigmoid, and the check would synchronise a GPU at every call.
 
     Returns:
         ``p``, shape ``(B, N)``, non-negative, rows summing to one. Differentiable everywhere,
         including at ``lambda`` exactly 0 or 1.
     """
-    check_rank("lambdas", lambdas, 2, "(batch, max_ponder_steps)")
-    if check_values:
+    if check:
+        check_rank("lambdas", lambdas, 2, "(batch, max_ponder_steps)")
         check_probability_tensor("lambdas", lambdas)
     ones = torch.ones_like(lambdas[:, :1])  # (B, 1)
     # Probability of still running when step n starts: prod_{j<n}(1 - lambda_j).
@@ -135,7 +136,7 @@ def pondernet_halting(lambdas: torch.Tensor, check_values: bool = True) -> torch
     return not_halted * halt_here
 
 
-def pondernet_log_halting(lambdas: torch.Tensor, check_values: bool = True) -> torch.Tensor:
+def pondernet_log_halting(lambdas: torch.Tensor, check: bool = True) -> torch.Tensor:
     """``log p_n`` of :func:`pondernet_halting` computed in log space (Banino eq. 2, logged).
 
     ``log p_n = log lambda_n + sum_{j<n} log(1 - lambda_j)`` for ``n < N`` and
@@ -147,13 +148,13 @@ def pondernet_log_halting(lambdas: torch.Tensor, check_values: bool = True) -> t
 
     Args:
         lambdas: ``lambda_n`` in [0, 1], shape ``(B, N)``; the last column is ignored.
-        check_values: check that every ``lambda_n`` is in [0, 1] (the models pass False).
+        check: check the rank and that every ``lambda_n`` is in [0, 1] (the models pass False).
 
     Returns:
         ``log p``, shape ``(B, N)``, finite, with ``logsumexp`` over steps 0.
     """
-    check_rank("lambdas", lambdas, 2, "(batch, max_ponder_steps)")
-    if check_values:
+    if check:
+        check_rank("lambdas", lambdas, 2, "(batch, max_ponder_steps)")
         check_probability_tensor("lambdas", lambdas)
     info = torch.finfo(lambdas.dtype)
     clamped = lambdas.clamp(info.tiny, 1.0 - info.eps)  # (B, N)
@@ -191,7 +192,7 @@ def geometric_prior(
     check_int("max_ponder_steps", max_ponder_steps, minimum=1)
     check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
     lambdas = torch.full((1, max_ponder_steps), float(lambda_p), dtype=torch.float64, device=device)
-    prior = pondernet_halting(lambdas, check_values=False)[0]  # (N,): the tail on step N
+    prior = pondernet_halting(lambdas, check=False)[0]  # (N,): the tail on step N
     if truncation == "normalised":
         prior[-1] = prior[-1] * lambda_p  # p_G(N) itself; the rest of the tail is dropped
         prior = prior / prior.sum()

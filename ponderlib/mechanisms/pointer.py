@@ -200,8 +200,18 @@ class PointerNetwork(nn.Module):
         if decoder in readout:
             self.out = nn.Linear(readout[decoder], max_positions + int(end_pointer))
 
-    def encode(self, inputs: torch.Tensor, lengths: torch.Tensor) -> Encoded:
-        """Run the encoder (see :class:`PointerEncoder`) and append the end position if there is one."""
+    def encode(self, inputs: torch.Tensor, lengths: torch.Tensor, check: bool = True) -> Encoded:
+        """Run the encoder (see :class:`PointerEncoder`) and append the end position if there is one.
+
+        ``check``: check the shape of ``inputs`` and that every length is in ``[1, N]`` (two GPU
+        synchronisations); a training loop whose batches the library drew passes False.
+        """
+        if check:
+            self._check_inputs(inputs, lengths)
+        encoded = self.encoder(inputs, lengths)
+        return encoded.with_end(self.end_embedding, self.end_state) if self.end_pointer else encoded
+
+    def _check_inputs(self, inputs: torch.Tensor, lengths: torch.Tensor) -> None:
         shape = "(B, N)" if self.input_size == 1 else f"(B, N, {self.input_size})"
         rank_ok = inputs.dim() == 2 and self.input_size == 1 or inputs.dim() == 3 and inputs.shape[2] == self.input_size
         if not rank_ok or inputs.shape[0] == 0 or inputs.shape[1] == 0:
@@ -213,8 +223,6 @@ class PointerNetwork(nn.Module):
             )
         if bool((lengths < 1).any()) or bool((lengths > inputs.shape[1]).any()):
             raise ValueError(f"lengths must be in [1, {inputs.shape[1]}], got {lengths.tolist()}")
-        encoded = self.encoder(inputs, lengths)
-        return encoded.with_end(self.end_embedding, self.end_state) if self.end_pointer else encoded
 
     def vocabulary_log_probs(self, logits: torch.Tensor, available: torch.Tensor) -> torch.Tensor:
         """A seq2seq decoder's ``log softmax`` over its fixed vocabulary, cut to the batch's positions.
@@ -275,6 +283,7 @@ class PointerNetwork(nn.Module):
         teacher: Teacher | None = None,
         teacher_forcing: float = 1.0,
         generator: torch.Generator | None = None,
+        check: bool = True,
     ) -> DecoderOutput:
         """Decode a whole batch, greedily or with teacher forcing.
 
@@ -285,12 +294,15 @@ class PointerNetwork(nn.Module):
             teacher_forcing: with a ``teacher``, the probability, per sample and decoder step, of
                 feeding the right next element instead of the model's own greedy choice.
             generator: for the teacher-forcing coin flips.
+            check: check the arguments (see :meth:`encode`); a training loop whose config was
+                validated once and whose batches the library drew passes False.
 
         A sample finishes after ``n`` decoder steps, or, with the end pointer, at the step that
         points at the end; with the end pointer the loop stops once every sample has finished.
         """
-        check_fraction("teacher_forcing", teacher_forcing)
-        encoded = self.encode(inputs, lengths)
+        if check:
+            check_fraction("teacher_forcing", teacher_forcing)
+        encoded = self.encode(inputs, lengths, check)
         B, width = encoded.mask.shape  # width N' = N (+ 1 with the end pointer)
         end = width - 1 if self.end_pointer else -1  # the end's index (none: -1, never chosen)
         projected_keys = self.attention.project_keys(encoded.states) if self.decoder != "seq2seq" else None  # (B, N', A)

@@ -114,8 +114,8 @@ class PonderNet(nn.Module):
         return PonderNetOutput(
             step_outputs=torch.stack(outputs, dim=1),  # (B, n_run, ...)
             lambdas=lambdas_t,
-            halting_probs=pondernet_halting(lambdas_t, check_values=False),  # (B, n_run)
-            log_halting_probs=pondernet_log_halting(lambdas_t, check_values=False),  # (B, n_run)
+            halting_probs=pondernet_halting(lambdas_t, check=False),  # (B, n_run)
+            log_halting_probs=pondernet_log_halting(lambdas_t, check=False),  # (B, n_run)
         )
 
     @torch.no_grad()

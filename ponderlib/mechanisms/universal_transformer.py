@@ -237,7 +237,7 @@ class UniversalTransformer(nn.Module):
         batch, length, n_run, _ = step_states.shape
         real = ~padding_mask  # (B, T)
         if self.method == "act":
-            act = act_halting(torch.stack(signals, dim=2).reshape(batch * length, n_run), self.eps, check_values=False)
+            act = act_halting(torch.stack(signals, dim=2).reshape(batch * length, n_run), self.eps, check=False)
             halting_probs = act.halting_probs.reshape(batch, length, n_run)
             ponder_steps = torch.where(real, act.ponder_steps.reshape(batch, length), 0)
             ponder_cost = torch.where(real, act.ponder_cost.reshape(batch, length), 0.0)
@@ -245,7 +245,7 @@ class UniversalTransformer(nn.Module):
             steps = torch.arange(1, n_run + 1, device=step_states.device)  # (n_run,)
             if self.method == "pondernet" and halting_rule is None:
                 lambdas = torch.stack(signals, dim=2).reshape(batch * length, n_run)
-                halting_probs = pondernet_halting(lambdas, check_values=False).reshape(batch, length, n_run)
+                halting_probs = pondernet_halting(lambdas, check=False).reshape(batch, length, n_run)
             else:  # all the weight on the step each position halted at
                 halting_probs = (steps == halted_at.unsqueeze(2)).to(step_states.dtype)
             ponder_steps = torch.where(real, halted_at, 0)

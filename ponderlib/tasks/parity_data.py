@@ -74,13 +74,16 @@ class ParityVectors:
         ``torch.Generator`` on the target device, see :func:`ponderlib.core.seeds.stream_generator`)
         makes it reproducible; the tensors live on its device, else on ``device``.
         """
-        if self.seq_len is not None:
-            flat = ParityVectors(self.n_elems, self.min_nonzero, self.max_nonzero).draw(batch_size * self.seq_len, generator, device)
-            return ParityBatch(
-                inputs=flat.inputs.view(batch_size, self.seq_len, self.n_elems),
-                targets=flat.targets.view(batch_size, self.seq_len),
-                difficulty=flat.difficulty.view(batch_size, self.seq_len),
-            )
+        if self.seq_len is None:
+            return self._draw_vectors(batch_size, generator, device)
+        flat = self._draw_vectors(batch_size * self.seq_len, generator, device)
+        return ParityBatch(
+            inputs=flat.inputs.view(batch_size, self.seq_len, self.n_elems),
+            targets=flat.targets.view(batch_size, self.seq_len),
+            difficulty=flat.difficulty.view(batch_size, self.seq_len),
+        )
+
+    def _draw_vectors(self, batch_size: int, generator: torch.Generator | None, device: torch.device | str | None) -> ParityBatch:
         n_elems = self.n_elems
         device = generator.device if generator is not None else get_device(device)
         difficulty = torch.randint(self.min_nonzero, self.max_nonzero + 1, (batch_size,), generator=generator, device=device)
