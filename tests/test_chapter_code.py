@@ -1,0 +1,45 @@
+"""What the chapters' code cells may and may not do, so that editing the library never breaks a chapter
+and every random number comes from a run's seed."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+CHAPTERS = sorted(BOOK.glob("ch*.ipynb"))
+
+
+def code_cells(chapter: Path) -> list[dict]:
+    return [cell for cell in json.loads(chapter.read_text())["cells"] if cell["cell_type"] == "code"]
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[c.stem for c in CHAPTERS])
+def test_library_source_is_shown_without_pinning_it(chapter):
+    for cell in code_cells(chapter):
+        text = source(cell)
+        assert "getsource" not in text, f"{chapter.name}: use ponderlib.figures.source.show_source, not inspect.getsource"
+        if "show_source(" in text:
+            assert "nbval-ignore-output" in cell["metadata"].get("tags", []), (
+                f"{chapter.name}: a cell showing library source must be tagged nbval-ignore-output: {text[:60]!r}"
+            )
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[c.stem for c in CHAPTERS])
+def test_no_literal_seeds_or_seed_offsets(chapter):
+    for cell in code_cells(chapter):
+        text = source(cell)
+        for pattern in (r"manual_seed\(\s*\d", r"torch\.Generator\(", r"seed\s*\+\s*\d", r"make_generator"):
+            assert not re.search(pattern, text), f"{chapter.name}: {pattern!r} in {text[:80]!r}; use config.generator(stream)"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[c.stem for c in CHAPTERS])
+def test_chapters_import_the_layers_not_the_old_flat_modules(chapter):
+    flat = r"ponderlib\.(engine|device|validation|data|halting|losses|act|pondernet|attention|pointer|universal_transformer|parity|sorting|convex_hull|chains|plots|pointer_plots|transformer_plots|sweep_plots|widgets)\b(?!\.)"
+    for cell in code_cells(chapter):
+        assert not re.search(r"from " + flat + r" import|import " + flat, source(cell)), source(cell)[:120]
