@@ -66,6 +66,11 @@ class ChainsBatch:
     depth: torch.Tensor
     padding_mask: torch.Tensor
 
+    @property
+    def lengths(self) -> torch.Tensor:
+        """The number of assignments of each program, ``(B,)`` int64."""
+        return (~self.padding_mask).sum(dim=1)
+
 
 def chains_batch(
     batch_size: int,
@@ -236,6 +241,18 @@ class ChainsEvaluation:
             at = real & (self.depth == d)
             table[d] = (self.correct[at].float().mean().item(), self.ponder_steps[at].float().mean().item(), int(at.sum()))
         return table
+
+    def at_depths(self, minimum: int, maximum: int | None = None) -> tuple[float, float, int]:
+        """(accuracy, mean ponder steps, positions) over the real positions whose required depth is
+        ``minimum`` hops or more (and at most ``maximum``, when given), as one group; the two means are
+        NaN when no position is that deep."""
+        check_int("minimum", minimum, minimum=0)
+        if maximum is not None:
+            check_int("maximum", maximum, minimum=minimum)
+        at = ~self.padding_mask & (self.depth >= minimum)
+        if maximum is not None:
+            at = at & (self.depth <= maximum)
+        return self.correct[at].float().mean().item(), self.ponder_steps[at].float().mean().item(), int(at.sum())
 
 
 @torch.no_grad()
