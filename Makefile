@@ -7,6 +7,7 @@
 #   make execute  re-execute the committed chapters in place (their outputs and widget state)
 #   make html     build the committed chapters as they are (no execution) into _build/html
 #   make lock     recompile requirements/runtime.txt and requirements/build.txt from their inputs
+#   make evidence [PRESET=name]  run or resume every sweep preset (or one) into evidence/<preset>.jsonl
 
 PYTHON ?= python3
 VENV := .venv
@@ -23,7 +24,7 @@ EXECUTE = PONDERLIB_PROGRESS=0 $(BIN)/jupyter nbconvert --to notebook --execute 
 # Warnings are errors; --keep-going reports all of them before failing.
 JUPYTER_BOOK_BUILD = $(BIN)/jupyter-book build --warningiserror --keep-going
 
-.PHONY: book test test-fast setup execute html lock clean
+.PHONY: book test test-fast setup execute html lock evidence clean
 
 setup: $(VENV)/.installed
 
@@ -62,6 +63,17 @@ execute: setup
 
 html: setup
 	$(JUPYTER_BOOK_BUILD) . --path-output .
+
+# The evidence the chapters read: each sweep preset (ponderlib.sweep.presets) run, or resumed where it
+# stopped, into evidence/<preset>.jsonl on local worker processes, one per core (one torch thread
+# each), or on a GPU when there is one. PRESET=name runs one; every preset otherwise (the papers' own
+# take days on a CPU). Commit the file as it grows: the same command resumes it.
+PRESET ?= $(shell $(BIN)/python -c "from ponderlib.sweep import PRESETS; print(*PRESETS)" 2>/dev/null)
+evidence: setup
+	mkdir -p evidence
+	for preset in $(PRESET); do \
+		$(BIN)/python -m ponderlib sweep --preset $$preset --results evidence/$$preset.jsonl --executor pool || exit $$?; \
+	done
 
 # pip-tools in a throwaway virtualenv; torch is left out of both locks (see requirements/runtime.in).
 PIP_COMPILE = ../_build/lock-venv/bin/pip-compile --quiet --strip-extras --unsafe-package torch \

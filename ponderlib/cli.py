@@ -207,7 +207,7 @@ def _show_sweep(output: dict, as_json: bool) -> None:
 
 
 def _presets_help() -> str:
-    lines = ["presets (--preset NAME), at the papers' scale, for a GPU or a Ray cluster (--seeds, --grid, --set override them):"]
+    lines = ["presets (--preset NAME): the chapters' live settings over 20 seeds, and the papers' sweeps at their scale, for a GPU or a Ray cluster (--seeds, --grid, --set override them):"]
     for name, preset in PRESETS.items():
         lines.append(f"  {name}: {preset.runs} runs of {preset.max_updates:,} training updates")
         lines.extend(textwrap.wrap(preset.description, 96, initial_indent="      ", subsequent_indent="      "))

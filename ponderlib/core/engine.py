@@ -25,6 +25,7 @@ from tqdm.auto import tqdm
 
 from ponderlib._version import __version__
 from ponderlib.core.device import get_device
+from ponderlib.core.provenance import device_name
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import check_int, check_positive, check_sizes
@@ -331,7 +332,9 @@ class TrainResult:
         return {}
 
     def summary(self) -> dict:
-        """The JSON-ready summary of the run: what, where, how long, the task's metrics, the config."""
+        """The JSON-ready summary of the run: what, where (device, CPU model or GPU name, the CPU
+        instruction set torch used, threads, torch and ponderlib versions), how long, the task's
+        metrics, the config."""
         return {
             "task": self.task,
             "seed": self.config.seed,
@@ -345,6 +348,9 @@ class TrainResult:
             "config": self.config.to_dict(),
             "torch_threads": torch.get_num_threads(),
             "ponderlib_version": __version__,
+            "torch_version": torch.__version__,
+            "device_name": device_name(self.device),
+            "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         }
 
 

@@ -3,12 +3,14 @@ to resume.
 
 The file holds one JSON object per line, one per finished run::
 
-    {"task": "parity", "point": {"tau": 0.001}, "seed": 0, "config": {...}, "summary": {...}}
+    {"task": "parity", "point": {"tau": 0.001}, "seed": 0, "config": {...}, "summary": {...}, "source": {...}}
 
 where ``config`` is the run's whole config as the sweep built it
-(:meth:`~ponderlib.core.engine.TrainConfig.to_dict`, seed included) and ``summary`` the task result's
-whole :meth:`~ponderlib.core.engine.TrainResult.summary` (metrics, device, training updates, seconds,
-library version). A line is appended, flushed and synced to disk as each run ends
+(:meth:`~ponderlib.core.engine.TrainConfig.to_dict`, seed included), ``summary`` the task result's
+whole :meth:`~ponderlib.core.engine.TrainResult.summary` (metrics, training updates, seconds, and where
+it ran: device, CPU model or GPU name, CPU instruction set, threads, torch and library versions), and
+``source`` the git commit the sweep's library was loaded from and whether its files differed from it
+(:func:`~ponderlib.core.provenance.source_revision`; files written before it was recorded lack it). A line is appended, flushed and synced to disk as each run ends
 (:class:`ResultsAppender`). A run's identity is its **key**: the task and its config (:func:`run_key`).
 Running the same sweep again skips every run whose key is already in the file, so an interrupted sweep
 (Ctrl-C, a lost worker, a killed machine) loses only the runs that were in flight; a last line cut

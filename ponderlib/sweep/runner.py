@@ -18,6 +18,8 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from ponderlib.core.provenance import source_revision
+
 from ponderlib.sweep.executors import check_executor, check_ray_connection, execute
 from ponderlib.sweep.results import ResultsAppender, read_results, run_key
 from ponderlib.sweep.spec import Run, make_spec
@@ -119,11 +121,15 @@ def sweep(
     failed: list[tuple[dict, int, str]] = []
     bar = tqdm(total=len(runs), initial=len(runs) - len(pending), desc=f"sweep {task}", unit="run", disable=not progress)
     appender = ResultsAppender(path, length, tail_is_record)
+    source = source_revision()
 
     def finish(run: Run, summary: dict) -> None:
         if summary.get("interrupted"):
             raise KeyboardInterrupt  # stopped by Ctrl-C: not a finished run, so not recorded
-        record = {"task": task, "point": run.point, "seed": run.seed, "config": run.config.to_dict(), "summary": summary}
+        record = {
+            "task": task, "point": run.point, "seed": run.seed, "config": run.config.to_dict(), "summary": summary,
+            "source": source,
+        }
         appender.append(record)
         new[run.key] = record
         bar.update()
