@@ -52,6 +52,12 @@ def check_non_negative(name: str, value: float) -> None:
         raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
 
+def check_finite(name: str, value: float) -> None:
+    """Raise unless ``value`` is a finite number (an initial bias, which may have either sign)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+
+
 def check_positive(name: str, value: float) -> None:
     """Raise unless ``value`` is a finite number > 0."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:

@@ -24,7 +24,16 @@ import torch
 from torch import nn
 
 from ponderlib.mechanisms.halting import act_halting
-from ponderlib.core.validation import check_fraction, check_rank, check_sizes
+from ponderlib.core.validation import check_finite, check_fraction, check_non_negative, check_rank, check_sizes
+
+
+def check_act_settings(tau: float, eps: float, halting_bias_init: float = 1.0) -> None:
+    """Raise ``ValueError`` naming the first of ACT's settings out of its range, as a task's config checks
+    them once: the time penalty ``tau >= 0`` (Graves eq. 12), the slack ``eps`` in ``[0, 1)`` (eq. 7)
+    and a finite initial halting bias ``b_h`` (eq. 5)."""
+    check_non_negative("tau", tau)
+    check_fraction("eps", eps, include_one=False)
+    check_finite("halting_bias_init", halting_bias_init)
 
 
 @dataclass

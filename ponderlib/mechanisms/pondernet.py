@@ -25,9 +25,20 @@ import torch
 from torch import nn
 
 from ponderlib.mechanisms.halting import pondernet_halting, pondernet_log_halting
-from ponderlib.core.validation import check_choice, check_fraction, check_sizes
+from ponderlib.core.validation import check_choice, check_fraction, check_lambda_p, check_non_negative, check_sizes
+from ponderlib.mechanisms.losses import KL_DIRECTIONS
 
 HALTING_RULES = ("sample", "median")
+
+
+def check_pondernet_settings(lambda_p: float, beta: float, kl_direction: str, halting_rule: str) -> None:
+    """Raise ``ValueError`` naming the first of PonderNet's settings out of its range, as a task's config
+    checks them once: the prior's ``lambda_p`` in ``(0, 1]``, the KL's weight ``beta >= 0`` and direction
+    (Banino eq. 3), and the halting rule at inference."""
+    check_lambda_p(lambda_p)
+    check_non_negative("beta", beta)
+    check_choice("kl_direction", kl_direction, KL_DIRECTIONS)
+    check_choice("halting_rule", halting_rule, HALTING_RULES)
 
 
 @dataclass

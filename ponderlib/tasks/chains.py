@@ -30,14 +30,12 @@ from torch import nn
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss
-from ponderlib.mechanisms.pondernet import HALTING_RULES
+from ponderlib.mechanisms.act import check_act_settings
+from ponderlib.mechanisms.pondernet import HALTING_RULES, check_pondernet_settings
 from ponderlib.mechanisms.universal_transformer import METHODS, UniversalTransformer, UTOutput
 from ponderlib.core.validation import (
     check_choice,
-    check_fraction,
     check_int,
-    check_lambda_p,
-    check_non_negative,
     check_sizes,
 )
 
@@ -317,12 +315,8 @@ class ChainsConfig(TrainConfig):
         check_int("max_len", self.max_len, minimum=self.min_len)
         check_int("n_names", self.n_names, minimum=self.max_len)
         check_int("max_depth", self.max_depth, minimum=0)
-        check_non_negative("tau", self.tau)
-        check_fraction("eps", self.eps, include_one=False)
-        check_lambda_p(self.lambda_p)
-        check_non_negative("beta", self.beta)
-        check_choice("kl_direction", self.kl_direction, KL_DIRECTIONS)
-        check_choice("halting_rule", self.halting_rule, HALTING_RULES)
+        check_act_settings(self.tau, self.eps)
+        check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)
         super().validate()
 
     def default_lr(self) -> float:

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.mechanisms.act import ACT, ACTOutput
+from ponderlib.mechanisms.act import ACT, ACTOutput, check_act_settings
 from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, expected_ponder_steps
 from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses
-from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet
-from ponderlib.core.validation import check_choice, check_fraction, check_int, check_lambda_p, check_non_negative, check_sizes
+from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet, check_pondernet_settings
+from ponderlib.core.validation import check_choice, check_int, check_sizes
 
 METHODS = ("act", "pondernet")
 
@@ -124,15 +124,9 @@ class ParityConfig(TrainConfig):
     def validate(self) -> None:
         check_choice("method", self.method, METHODS)
         check_sizes(n_elems=self.n_elems, hidden=self.hidden, max_ponder_steps=self.max_ponder_steps)
-        check_non_negative("tau", self.tau)
-        check_fraction("eps", self.eps, include_one=False)
-        if isinstance(self.halting_bias_init, bool) or not isinstance(self.halting_bias_init, (int, float)):
-            raise ValueError(f"halting_bias_init must be a number, got {self.halting_bias_init!r}")
-        check_lambda_p(self.lambda_p)
-        check_non_negative("beta", self.beta)
-        check_choice("kl_direction", self.kl_direction, KL_DIRECTIONS)
+        check_act_settings(self.tau, self.eps, self.halting_bias_init)
+        check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)
         check_choice("prior_truncation", self.prior_truncation, PRIOR_TRUNCATIONS)
-        check_choice("halting_rule", self.halting_rule, HALTING_RULES)
         check_int("min_nonzero", self.min_nonzero, minimum=1, maximum=self.n_elems)
         if self.max_nonzero is not None:
             check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)

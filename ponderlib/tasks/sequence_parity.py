@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.mechanisms.act import ACT, ACTRNN
+from ponderlib.mechanisms.act import ACT, ACTRNN, check_act_settings
 from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.mechanisms.losses import ACTLoss
-from ponderlib.core.validation import check_fraction, check_non_negative, check_sizes
+from ponderlib.core.validation import check_sizes
 
 
 def act_sequence_model(
@@ -58,10 +58,7 @@ class SequenceConfig(TrainConfig):
 
     def validate(self) -> None:
         check_sizes(n_elems=self.n_elems, seq_len=self.seq_len, hidden=self.hidden, max_ponder_steps=self.max_ponder_steps)
-        check_non_negative("tau", self.tau)
-        check_fraction("eps", self.eps, include_one=False)
-        if isinstance(self.halting_bias_init, bool) or not isinstance(self.halting_bias_init, (int, float)):
-            raise ValueError(f"halting_bias_init must be a number, got {self.halting_bias_init!r}")
+        check_act_settings(self.tau, self.eps, self.halting_bias_init)
         super().validate()
 
     def default_lr(self) -> float:
