@@ -56,6 +56,15 @@ CHAPTER_1_PARITY = {
 """Chapter 1's live setting (``SETTING`` there): ACT on 8-element parity, a GRU cell of 64 units, 256
 vectors per training update, Adam at 5e-3, tau 0.01, the whole budget trained."""
 
+CHAPTER_2_PARITY = {
+    "n_elems": 8, "max_nonzero": 6, "hidden": 64, "max_ponder_steps": 20, "batch_size": 128, "beta": 0.01,
+    "lambda_p": 0.3, "tau": 0.01, "target_accuracy": None, "eval_every": 500, "eval_size": 1024,
+    "difficulty_eval_size": 512,
+}
+"""Chapter 2's live setting (``MAIN`` there): 8-element parity trained on 1 to 6 non-zero entries, a GRU
+cell of 64 units, at most 20 ponder steps, 128 vectors per training update, each method at its default
+learning rate, the whole budget trained."""
+
 PRESETS: dict[str, Preset] = {
     "act-parity-live": Preset(
         description=(
@@ -69,6 +78,21 @@ PRESETS: dict[str, Preset] = {
         fixed=CHAPTER_1_PARITY,
         seeds=list(range(20)),
         max_updates=5_000,
+    ),
+    "pondernet-parity-live": Preset(
+        description=(
+            "Chapter 2's live runs over 20 seeds (the chapter trains seeds 0-2): PonderNet with the paper's "
+            "and the reverse KL (lambda_p 0.3, beta 0.01) and ACT (tau 0.01) on 8-element parity trained on "
+            "1 to 6 non-zero entries, a GRU cell of 64 units, at most 20 ponder steps, batch 128, 2,000 "
+            "training updates. ACT has no KL: its two kl_direction rows are the same runs twice, a check that "
+            "a run repeats exactly on one machine. Each run reports accuracy and ponder steps (executed and "
+            "expected) at every difficulty, and interpolation and extrapolation accuracy."
+        ),
+        task="parity",
+        grid={"method": ["pondernet", "act"], "kl_direction": ["paper", "reverse"]},
+        fixed=CHAPTER_2_PARITY,
+        seeds=list(range(20)),
+        max_updates=2_000,
     ),
     "graves-parity-tau": Preset(
         description=(
