@@ -17,9 +17,13 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ponderlib"
 
-LAYERS = {"_version": 0, "core": 0, "mechanisms": 1, "tasks": 2, "sweep": 3, "experiments": 3, "figures": 4, "cli": 5, "__main__": 5}
+LAYERS = {
+    "_version": 0, "core": 0, "mechanisms": 1, "tasks": 2, "sweep": 3, "experiments": 3,
+    "figures": 4, "presentation": 4, "cli": 5, "__main__": 5,
+}
 """Each top-level module or package of ``ponderlib`` and its layer: a module may import its own layer and
-those below it."""
+those below it. ``presentation`` (the tables, sentences and captions a chapter builds from results) has
+its place beside ``figures`` for the chapter-presentation work."""
 
 TASK_EXCEPTIONS = {"ponderlib.tasks.parity_data", "ponderlib.tasks.registry"}
 
