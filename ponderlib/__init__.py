@@ -16,12 +16,25 @@ The names below are the parity core; everything else is imported from its module
 """
 
 from ponderlib._version import __version__
+from ponderlib.core.device import get_device
 from ponderlib.core.engine import TrainConfig, fit, setup_chapter
 from ponderlib.core.seeds import stream_generator
-from ponderlib.core.device import get_device
 from ponderlib.mechanisms.act import ACT, ACTRNN, ACTOutput, ACTSequenceOutput
-from ponderlib.mechanisms.halting import ACTHalting, act_halting, expected_ponder_steps, geometric_prior, pondernet_halting
-from ponderlib.mechanisms.losses import ACTLoss, PonderNetLoss, act_loss, kl_to_geometric, pondernet_loss, reconstruction_loss
+from ponderlib.mechanisms.halting import (
+    ACTHalting,
+    act_halting,
+    expected_ponder_steps,
+    geometric_prior,
+    pondernet_halting,
+)
+from ponderlib.mechanisms.losses import (
+    ACTLoss,
+    PonderNetLoss,
+    act_loss,
+    kl_to_geometric,
+    pondernet_loss,
+    reconstruction_loss,
+)
 from ponderlib.mechanisms.pondernet import PonderNet, PonderNetInference, PonderNetOutput
 from ponderlib.tasks.parity import (
     ParityConfig,

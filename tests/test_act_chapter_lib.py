@@ -14,22 +14,18 @@ import matplotlib.pyplot as plt
 import pytest
 import torch
 
-from ponderlib.mechanisms.act import ACTRNN
-from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.core.engine import History, on_evaluate
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation
-from ponderlib.experiments.parity import PonderByDifficulty
 from ponderlib.experiments.act import (
     SeedCurves,
     history_value,
-    train_tau_grid,
     train_seeds,
     train_sequence_seeds,
+    train_tau_grid,
     train_tracking_difficulty,
 )
-from ponderlib.mechanisms.halting import act_halting
-from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.experiments.parity import PonderByDifficulty
 from ponderlib.figures import style
 from ponderlib.figures.act import (
     plot_halting_sum,
@@ -39,6 +35,10 @@ from ponderlib.figures.act import (
     plot_sequence_ponder,
     plot_tau_trade_off,
 )
+from ponderlib.mechanisms.act import ACTRNN
+from ponderlib.mechanisms.halting import act_halting
+from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.tasks.sequence_parity import (
     SequenceConfig,
     SequenceEvaluation,

@@ -9,9 +9,9 @@ import pathlib
 import re
 import subprocess
 import sys
-import tomllib
 
 import pytest
+import tomllib
 import tqdm
 import yaml
 from IPython.core.inputtransformer2 import TransformerManager

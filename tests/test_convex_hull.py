@@ -8,10 +8,11 @@ import math
 import numpy as np
 import pytest
 import torch
+from cli_runner import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from cli_runner import run_cli
 
+from ponderlib.mechanisms.pointer import DecoderOutput
 from ponderlib.tasks.convex_hull import (
     HullConfig,
     hull_batch,
@@ -23,7 +24,6 @@ from ponderlib.tasks.convex_hull import (
     polygon_area,
     train_hull,
 )
-from ponderlib.mechanisms.pointer import DecoderOutput
 
 SQUARE_WITH_INSIDE = np.array([[0.5, 0.5], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]])
 """Corners at indices 1..4 (counter-clockwise from index 1: (1,0) -> (1,1) -> (0,1) -> (0,0)),

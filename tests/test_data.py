@@ -5,8 +5,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.core.seeds import stream_generator
+from ponderlib.tasks.parity_data import parity_batch
 
 
 @settings(max_examples=50, deadline=None)

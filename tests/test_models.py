@@ -5,10 +5,10 @@ import torch
 from torch import nn
 
 from ponderlib.mechanisms.act import ACT, ACTRNN
-from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.mechanisms.halting import act_halting, pondernet_halting, pondernet_log_halting
-from ponderlib.tasks.parity import act_parity_model, pondernet_parity_model
 from ponderlib.mechanisms.pondernet import PonderNet
+from ponderlib.tasks.parity import act_parity_model, pondernet_parity_model
+from ponderlib.tasks.parity_data import parity_batch
 
 
 class ScriptedCell(nn.Module):

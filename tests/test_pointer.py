@@ -7,9 +7,9 @@ import math
 
 import pytest
 import torch
+from cli_runner import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from cli_runner import run_cli
 
 from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax
 from ponderlib.mechanisms.pointer import (
@@ -30,8 +30,6 @@ from ponderlib.tasks.sorting import (
     sort_teacher,
     train_sort,
 )
-
-
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

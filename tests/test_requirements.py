@@ -11,9 +11,9 @@ import pathlib
 import re
 import socket
 import threading
-import tomllib
 
 import pytest
+import tomllib
 from packaging.requirements import Requirement
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

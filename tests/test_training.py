@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from ponderlib.core.engine import PROGRESS_VARIABLE, progress_enabled
-from ponderlib.tasks.parity import ParityConfig, train_parity
 from ponderlib.core.stats import pearson_correlation, round_or_none
+from ponderlib.tasks.parity import ParityConfig, train_parity
 
 
 @pytest.mark.parametrize("method", ["act", "pondernet"])

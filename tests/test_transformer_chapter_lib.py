@@ -10,7 +10,14 @@ import torch
 
 from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import transformer as experiments
-from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation, chains_batch, evaluate_chains, evaluation_batch, train_chains
+from ponderlib.tasks.chains import (
+    ChainsBatch,
+    ChainsEvaluation,
+    chains_batch,
+    evaluate_chains,
+    evaluation_batch,
+    train_chains,
+)
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
+from ponderlib.mechanisms.universal_transformer import UniversalTransformer, coordinate_embedding
 from ponderlib.tasks.chains import ChainsConfig, chains_batch, evaluate_chains, train_chains
 from ponderlib.tasks.registry import TASKS
-from ponderlib.mechanisms.universal_transformer import UniversalTransformer, coordinate_embedding
 
 
 class FixedHalting(nn.Module):

@@ -12,7 +12,13 @@ from torch import nn
 from ponderlib.core.engine import History, on_evaluate
 from ponderlib.core.stats import pearson_correlation
 from ponderlib.core.validation import check_int
-from ponderlib.tasks.parity import DifficultyEvaluation, ParityConfig, ParityResult, evaluate_by_difficulty, train_parity
+from ponderlib.tasks.parity import (
+    DifficultyEvaluation,
+    ParityConfig,
+    ParityResult,
+    evaluate_by_difficulty,
+    train_parity,
+)
 from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.tasks.sequence_parity import (
     SequenceConfig,

@@ -15,7 +15,14 @@ import torch
 
 from ponderlib.core.validation import check_choice, check_int
 from ponderlib.mechanisms.universal_transformer import METHODS
-from ponderlib.tasks.chains import ChainsBatch, ChainsConfig, ChainsEvaluation, ChainsResult, evaluate_chains, evaluation_batch
+from ponderlib.tasks.chains import (
+    ChainsBatch,
+    ChainsConfig,
+    ChainsEvaluation,
+    ChainsResult,
+    evaluate_chains,
+    evaluation_batch,
+)
 
 
 def chains_config(method: str, seed: int, fixed_depth: int, **setting) -> ChainsConfig:

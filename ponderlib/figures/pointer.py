@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 from ponderlib.core.engine import History
 from ponderlib.figures import style
 
+
 def _format_value(value: float) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
 

@@ -16,7 +16,6 @@ from matplotlib.figure import Figure
 from ponderlib.figures import style
 
 
-
 def _steps_axis(ax, max_ponder_steps: int) -> None:
     ax.set_xlabel("ponder step n")
     ax.set_xticks(range(1, max_ponder_steps + 1, max(1, max_ponder_steps // 10)))

@@ -13,9 +13,8 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
 from ponderlib.figures import style
-
+from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
 
 
 def plot_ponder_schematic(ponder_steps: Sequence[int], labels: Sequence[str], max_ponder_steps: int) -> Figure:

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.mechanisms.halting import act_halting
 from ponderlib.core.validation import check_finite, check_fraction, check_non_negative, check_rank, check_sizes
+from ponderlib.mechanisms.halting import act_halting
 
 
 def check_act_settings(tau: float, eps: float, halting_bias_init: float = 1.0) -> None:

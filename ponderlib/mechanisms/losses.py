@@ -29,8 +29,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, geometric_prior
 from ponderlib.core.validation import check_choice, check_lambda_p, check_non_negative, check_rank
+from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, geometric_prior
 
 KL_DIRECTIONS = ("paper", "reverse")
 """``"paper"``: ``KL(p || p_G)`` as Banino et al. write it. ``"reverse"``: ``KL(p_G || p)``."""

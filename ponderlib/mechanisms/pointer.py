@@ -43,8 +43,8 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax
 from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes
+from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax
 
 Teacher = Callable[[torch.Tensor], torch.Tensor]
 """``available (B, N) bool -> (B,) int64``: the right next position given the positions still

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.mechanisms.halting import pondernet_halting, pondernet_log_halting
 from ponderlib.core.validation import check_choice, check_fraction, check_lambda_p, check_non_negative, check_sizes
+from ponderlib.mechanisms.halting import pondernet_halting, pondernet_log_halting
 from ponderlib.mechanisms.losses import KL_DIRECTIONS
 
 HALTING_RULES = ("sample", "median")

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from ponderlib.core.validation import check_choice, check_fraction, check_int, check_rank, check_sizes
 from ponderlib.mechanisms.halting import act_halting, pondernet_halting
 from ponderlib.mechanisms.pondernet import HALTING_RULES
-from ponderlib.core.validation import check_choice, check_fraction, check_int, check_rank, check_sizes
 
 METHODS = ("act", "pondernet", "fixed")
 """How the encoder decides how many ponder steps each position gets."""

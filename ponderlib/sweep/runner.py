@@ -19,7 +19,6 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from ponderlib.core.provenance import source_revision
-
 from ponderlib.sweep.executors import check_executor, check_ray_connection, execute
 from ponderlib.sweep.results import ResultsAppender, read_results, run_key
 from ponderlib.sweep.spec import Run, make_spec

@@ -29,15 +29,15 @@ from torch import nn
 
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.stats import pearson_correlation, round_or_none
-from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss
-from ponderlib.mechanisms.act import check_act_settings
-from ponderlib.mechanisms.pondernet import HALTING_RULES, check_pondernet_settings
-from ponderlib.mechanisms.universal_transformer import METHODS, UniversalTransformer, UTOutput
 from ponderlib.core.validation import (
     check_choice,
     check_int,
     check_sizes,
 )
+from ponderlib.mechanisms.act import check_act_settings
+from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss
+from ponderlib.mechanisms.pondernet import HALTING_RULES, check_pondernet_settings
+from ponderlib.mechanisms.universal_transformer import METHODS, UniversalTransformer, UTOutput
 
 DEFAULT_LR = 3e-3
 """Adam's learning rate when :class:`ChainsConfig` leaves ``lr`` unset."""

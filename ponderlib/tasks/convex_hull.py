@@ -41,8 +41,8 @@ from ponderlib.core.engine import (
 )
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, greedy_decode
 from ponderlib.core.validation import check_int, check_sizes
+from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, greedy_decode
 
 MIN_POINTS = 3
 """A hull needs three points that are not on one line."""

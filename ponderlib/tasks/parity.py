@@ -15,15 +15,15 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.mechanisms.act import ACT, ACTOutput, check_act_settings
-from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation, round_or_none
+from ponderlib.core.validation import check_choice, check_int, check_sizes
+from ponderlib.mechanisms.act import ACT, ACTOutput, check_act_settings
 from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, expected_ponder_steps
 from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses
 from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet, check_pondernet_settings
-from ponderlib.core.validation import check_choice, check_int, check_sizes
+from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
 
 METHODS = ("act", "pondernet")
 

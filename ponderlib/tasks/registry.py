@@ -11,10 +11,10 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ponderlib.tasks.convex_hull import HullConfig, train_hull
-from ponderlib.tasks.chains import ChainsConfig, train_chains
 from ponderlib.core.engine import TrainConfig, TrainResult
 from ponderlib.core.stats import round_or_none
+from ponderlib.tasks.chains import ChainsConfig, train_chains
+from ponderlib.tasks.convex_hull import HullConfig, train_hull
 from ponderlib.tasks.parity import ParityConfig, train_parity
 from ponderlib.tasks.sequence_parity import SequenceConfig, train_act_sequence
 from ponderlib.tasks.sorting import SortConfig, exact_match_by_length, train_sort

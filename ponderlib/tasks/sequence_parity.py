@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.mechanisms.act import ACT, ACTRNN, check_act_settings
-from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
-from ponderlib.mechanisms.losses import ACTLoss
 from ponderlib.core.validation import check_sizes
+from ponderlib.mechanisms.act import ACT, ACTRNN, check_act_settings
+from ponderlib.mechanisms.losses import ACTLoss
+from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
 
 
 def act_sequence_model(

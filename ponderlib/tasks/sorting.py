@@ -22,8 +22,8 @@ from ponderlib.core.device import get_device
 from ponderlib.core.engine import TrainConfig, TrainResult, default, option, run_training
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.mechanisms.pointer import DECODERS, DecoderOutput, PointerNetwork, beam_search, greedy_decode
 from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes
+from ponderlib.mechanisms.pointer import DECODERS, DecoderOutput, PointerNetwork, beam_search, greedy_decode
 
 VALUE_KINDS = ("int", "float")
 ORDERS = ("asc", "desc")
