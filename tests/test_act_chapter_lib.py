@@ -37,6 +37,7 @@ from ponderlib.figures.act import (
 )
 from ponderlib.mechanisms.act import ACTRNN
 from ponderlib.mechanisms.halting import act_halting
+from ponderlib.mechanisms.losses import ACTLoss
 from ponderlib.tasks.parity import ParityConfig, train_parity
 from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.tasks.sequence_parity import (
@@ -82,7 +83,7 @@ def test_act_sequence_model_shapes_and_loss_gradient():
     out = model(batch.inputs)
     assert out.outputs.shape == (5, 3, 1)
     assert out.ponder_steps.shape == out.ponder_cost.shape == (5, 3)
-    loss = sequence_loss(model, batch, tau=0.01)
+    loss = sequence_loss(model, batch, ACTLoss(0.01))
     loss.backward()
     assert model.act.halting_unit.weight.grad is not None
 

@@ -161,3 +161,17 @@ def test_every_pytest_run_turns_progress_bars_off():
     # The repository's conftest.py sets it, so `pytest --nbval book/ch1_act.ipynb` alone compares a
     # chapter without bars, as it was committed.
     assert os.environ.get(PROGRESS_VARIABLE) == "0"
+
+
+def test_evaluating_switches_to_eval_mode_without_gradients_and_restores_the_mode():
+    from ponderlib.core.engine import evaluating
+
+    model = torch.nn.Linear(2, 1)
+    model.train()
+    with evaluating(model):
+        assert not model.training and not torch.is_grad_enabled()
+    assert model.training and torch.is_grad_enabled()
+    model.eval()
+    with evaluating(model):
+        pass
+    assert not model.training

@@ -205,6 +205,19 @@ _evaluation_callbacks: list[Callable[[int, nn.Module], None]] = []
 
 
 @contextmanager
+def evaluating(model: nn.Module) -> Iterator[nn.Module]:
+    """``model`` in eval mode with gradients off inside the ``with`` block, its training mode restored
+    after: how a trained (or training) model is scored outside :func:`fit`."""
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            yield model
+    finally:
+        model.train(was_training)
+
+
+@contextmanager
 def on_evaluate(callback: Callable[[int, nn.Module], None]) -> Iterator[None]:
     """Call ``callback(update, model)`` after every held-out evaluation of every :func:`fit` run inside
     the ``with`` block (the model in eval mode, ``update`` the training updates done so far), e.g. to

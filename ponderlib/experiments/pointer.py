@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ponderlib.core.engine import History
+from ponderlib.core.engine import History, evaluating
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.validation import check_choice, check_int
 from ponderlib.mechanisms.pointer import PointerNetwork, greedy_decode
@@ -48,7 +48,6 @@ def mean_curve(curves: Sequence[Mapping[int, float | None]]) -> dict[int, float 
     }
 
 
-@torch.no_grad()
 def exact_match_by_beam_width(
     model: PointerNetwork,
     beam_widths: Sequence[int],
@@ -89,7 +88,6 @@ class SortExample:
     attention: torch.Tensor
 
 
-@torch.no_grad()
 def sort_examples(
     result: SortResult, count: int, min_len: int, max_len: int, device: torch.device | str | None = None
 ) -> list[SortExample]:
@@ -101,7 +99,8 @@ def sort_examples(
     device = result.device if device is None else device
     config = result.config
     batch = sort_batch(count, min_len, max_len, config.values, config.order, generator=config.generator("scoring", device))
-    decoded = _decode(result.model, batch.inputs, batch.lengths)
+    with evaluating(result.model):
+        decoded = greedy_decode(result.model, batch.inputs, batch.lengths)
     return [
         SortExample(batch.inputs[k].cpu(), int(batch.lengths[k]), decoded.pointers[k].cpu(), decoded.attention[k].cpu())
         for k in range(count)
@@ -137,7 +136,6 @@ class HullExample:
         return self.predicted == self.true
 
 
-@torch.no_grad()
 def hull_examples(
     result: HullResult, count: int, min_points: int, max_points: int, device: torch.device | str | None = None
 ) -> list[HullExample]:
@@ -148,7 +146,8 @@ def hull_examples(
     check_point_counts(min_points, max_points)
     device = result.device if device is None else device
     batch = hull_batch(count, min_points, max_points, generator=result.config.generator("scoring", device))
-    decoded = _decode(result.model, batch.points, batch.lengths)
+    with evaluating(result.model):
+        decoded = greedy_decode(result.model, batch.points, batch.lengths)
     width = batch.points.shape[1]  # N: pointers below it are points, N itself is the end
     examples = []
     for k in range(count):
@@ -161,14 +160,6 @@ def hull_examples(
             attention=decoded.attention[k].cpu(),
         ))
     return examples
-
-
-def _decode(model: PointerNetwork, inputs: torch.Tensor, lengths: torch.Tensor):
-    was_training = model.training
-    model.eval()
-    decoded = greedy_decode(model, inputs, lengths)
-    model.train(was_training)
-    return decoded
 
 
 def metric_by_points(results: Sequence[HullResult], metric: str) -> dict[int, list[float]]:

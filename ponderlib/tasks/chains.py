@@ -176,18 +176,14 @@ def halting_loss(config: ChainsConfig) -> ACTLoss | PonderNetLoss | None:
     return None
 
 
-def chains_loss(
-    model: ChainsModel, batch: ChainsBatch, config: ChainsConfig, loss: ACTLoss | PonderNetLoss | None = None
-) -> torch.Tensor:
+def chains_loss(model: ChainsModel, batch: ChainsBatch, config: ChainsConfig, loss: ACTLoss | PonderNetLoss | None) -> torch.Tensor:
     """The training loss of ``config.method`` on one batch, averaged over real positions.
 
     ACT: cross-entropy of the mean-field read-out plus ``tau * mean(rho)`` (Graves eq. 12).
     PonderNet: ``L_Rec + beta * KL`` (Banino eq. 3) over every position's ponder steps.
     Fixed depth: cross-entropy of the last step's read-out. ``loss``: :func:`halting_loss` of
-    ``config``, built once by a training loop (built here when None).
+    ``config``, built once per run.
     """
-    if loss is None:
-        loss = halting_loss(config)
     logits, out = model(batch)
     real = ~batch.padding_mask  # (B, T)
     if config.method == "pondernet":

@@ -36,6 +36,7 @@ from ponderlib.core.engine import (
     TrainConfig,
     TrainResult,
     default,
+    evaluating,
     option,
     run_training,
 )
@@ -220,13 +221,10 @@ def hull_metrics(pointers: torch.Tensor, batch: HullBatch) -> HullMetrics:
     )
 
 
-@torch.no_grad()
 def evaluate_hull(model: PointerNetwork, batch: HullBatch) -> HullMetrics:
     """Greedy-decoding metrics of ``model`` on ``batch``."""
-    was_training = model.training
-    model.eval()
-    pointers = greedy_decode(model, batch.points, batch.lengths).pointers
-    model.train(was_training)
+    with evaluating(model):
+        pointers = greedy_decode(model, batch.points, batch.lengths).pointers
     return hull_metrics(pointers, batch)
 
 

@@ -65,13 +65,9 @@ class SequenceConfig(TrainConfig):
         return 1e-2
 
 
-def sequence_loss(model: ACTRNN, batch: ParityBatch, tau: float | ACTLoss) -> torch.Tensor:
-    """``mean BCE + tau * mean rho`` over samples and time steps (Graves eq. 12, averaged).
-
-    ``tau``: the time penalty, or an :class:`~ponderlib.mechanisms.losses.ACTLoss` built once (a
-    training loop passes one, so ``tau`` is not re-checked per training update).
-    """
-    loss = tau if isinstance(tau, ACTLoss) else ACTLoss(tau)
+def sequence_loss(model: ACTRNN, batch: ParityBatch, loss: ACTLoss) -> torch.Tensor:
+    """``mean BCE + tau * mean rho`` over samples and time steps (Graves eq. 12, averaged), with ``tau``
+    in ``loss`` (an :class:`~ponderlib.mechanisms.losses.ACTLoss`, built once per run)."""
     result = model(batch.inputs)
     logits = result.outputs.squeeze(2)  # (B, T)
     task = nn.functional.binary_cross_entropy_with_logits(logits, batch.targets)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import torch
 
 from ponderlib.core.device import get_device
-from ponderlib.core.engine import TrainConfig, TrainResult, default, option, run_training
+from ponderlib.core.engine import TrainConfig, TrainResult, default, evaluating, option, run_training
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes
@@ -205,16 +205,13 @@ def sort_metrics(pointers: torch.Tensor, batch: SortBatch) -> SortMetrics:
     return SortMetrics(exact_match=exact.item(), element_accuracy=element.item())
 
 
-@torch.no_grad()
 def evaluate_sort(model: PointerNetwork, batch: SortBatch, beam_width: int = 1) -> SortMetrics:
     """Greedy (``beam_width=1``) or beam-search metrics of ``model`` on ``batch``."""
-    was_training = model.training
-    model.eval()
-    if beam_width == 1:
-        pointers = greedy_decode(model, batch.inputs, batch.lengths).pointers
-    else:
-        pointers, _ = beam_search(model, batch.inputs, batch.lengths, beam_width)
-    model.train(was_training)
+    with evaluating(model):
+        if beam_width == 1:
+            pointers = greedy_decode(model, batch.inputs, batch.lengths).pointers
+        else:
+            pointers, _ = beam_search(model, batch.inputs, batch.lengths, beam_width)
     return sort_metrics(pointers, batch)
 
 
