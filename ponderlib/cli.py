@@ -1,7 +1,7 @@
 """``python -m ponderlib``: train from a terminal and get one JSON object back::
 
     python -m ponderlib train parity --method pondernet --n-elems 8 --target-accuracy 0.99 --json
-    python -m ponderlib train sorting --values int --order asc --min-len 5 --max-len 10 --by-length --json
+    python -m ponderlib train sorting --values int --order asc --min-len 5 --max-len 10 --test-max-len 20 --json
     python -m ponderlib sweep parity --grid tau=1e-3,1e-2 --set method=act --seeds 0,1,2 --results runs.jsonl
     python -m ponderlib sweep --summary runs.jsonl --json
 
@@ -101,11 +101,7 @@ def config_from_arguments(config_class: type, args: argparse.Namespace, **extra)
 
 def _run_training(task: Task, args: argparse.Namespace) -> dict:
     config = config_from_arguments(task.config, args, progress=not args.quiet)
-    result = task.train(config)
-    summary = result.summary()
-    if task.report is not None:
-        summary.update(task.report(result, args))
-    return summary
+    return task.train(config).summary()
 
 
 def _show_summary(summary: dict, as_json: bool) -> None:
@@ -248,8 +244,6 @@ def build_parser() -> argparse.ArgumentParser:
     for name, task in TASKS.items():
         sub = tasks.add_parser(name, help=task.help, description=task.help)
         add_config_arguments(sub, task.config)
-        if task.add_report_arguments is not None:
-            task.add_report_arguments(sub)
         sub.add_argument("--json", action="store_true", help="print only the final JSON summary on stdout")
         sub.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
         sub.set_defaults(run=lambda args, task=task: _run_training(task, args), show=_show_summary)

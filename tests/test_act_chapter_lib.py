@@ -218,14 +218,24 @@ def test_sequence_halting_bias_init_sets_the_first_halting_unit():
         SequenceConfig(halting_bias_init="3").validate()
 
 
-def test_train_sequence_seeds_scores_every_seed_on_the_same_sequences():
-    base = SequenceConfig(n_elems=3, seq_len=2, hidden=8, max_ponder_steps=3, batch_size=8, eval_size=16, max_updates=2,
+def test_train_sequence_seeds_scores_every_seed_on_its_own_test_sequences():
+    base = SequenceConfig(n_elems=3, seq_len=2, hidden=8, max_ponder_steps=3, batch_size=8, eval_size=12, max_updates=2,
                           target_accuracy=None, eval_every=1, progress=False, halting_bias_init=3.0)
-    results, curves, evaluations = train_sequence_seeds(base, [0, 1], eval_size=12)
+    results, curves, evaluations = train_sequence_seeds(base, [0, 1])
     assert [result.config.seed for result in results] == [0, 1] == curves.seeds
-    assert torch.equal(evaluations[0].difficulty, evaluations[1].difficulty)
+    assert evaluations == [result.test for result in results]
+    assert not torch.equal(evaluations[0].difficulty, evaluations[1].difficulty)  # each seed's own sequences
     assert evaluations[0].ponder_steps.shape == (12, 2)
     assert curves.ponder_steps.shape[0] == 2
+    summary = results[0].summary()
+    by_difficulty = evaluations[0].by_difficulty()
+    assert summary["ponder_steps_by_difficulty"] == {str(d): round(row[1], 4) for d, row in by_difficulty.items()}
+    assert summary["test_accuracy"] == round(evaluations[0].accuracy, 4)
+    # by hand: accuracy and mean N at each difficulty
+    flat = evaluations[0].difficulty.flatten()
+    for d, (accuracy, steps) in by_difficulty.items():
+        assert accuracy == evaluations[0].correct.flatten()[flat == d].float().mean().item()
+        assert steps == evaluations[0].ponder_steps.flatten()[flat == d].float().mean().item()
 
 
 def test_act_plots_build_from_real_results():

@@ -388,7 +388,7 @@ def run_sorting(*args: str):
 
 def test_cli_json():
     proc = run_sorting("--values", "float", "--order", "desc", "--min-len", "3", "--max-len", "4", "--hidden", "8",
-                   "--max-updates", "5", "--seed", "2", "--threads", "1", "--by-length", "--json")
+                   "--max-updates", "5", "--seed", "2", "--threads", "1", "--test-max-len", "8", "--test-size", "16", "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["task"] == "sorting" and summary["values"] == "float" and summary["order"] == "desc"
@@ -396,6 +396,12 @@ def test_cli_json():
     assert summary["reached_target"] == (summary["seconds_to_target"] is not None)
     assert 0.0 <= summary["exact_match"] <= 1.0 and 0.0 <= summary["element_accuracy"] <= 1.0
     assert list(summary["exact_match_by_length"]) == [str(n) for n in range(3, 9)]
+
+
+def test_test_max_len_below_max_len_is_refused():
+    with pytest.raises(ValueError, match="test_max_len must be"):
+        SortConfig(min_len=3, max_len=6, test_max_len=5).validate()
+    assert run_sorting("--max-len", "6", "--test-max-len", "5").returncode == 2
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """Training: both methods learn small parity, the loop's stopping rules, Ctrl-C keeps the model."""
 
+import json
 import os
 
 import pytest
@@ -118,6 +119,17 @@ def test_no_extrapolation_without_unseen_difficulties():
     assert summary["extrapolation_accuracy"] is None
 
 
+def test_summary_carries_the_learning_curve_and_the_halting_distribution():
+    summary = train_parity(method="pondernet", n_elems=3, hidden=8, max_ponder_steps=5, max_updates=4, eval_every=2,
+                           target_accuracy=None, difficulty_eval_size=8, progress=False).summary()
+    curve = summary["curve"]
+    assert curve["update"] == [2, 4] and len(curve["loss"]) == len(curve["accuracy"]) == len(curve["ponder_steps"]) == 2
+    assert curve["accuracy"][-1] == summary["final_accuracy"]
+    distribution = summary["halting_distribution"]
+    assert len(distribution) == 5 and sum(distribution) == pytest.approx(1, abs=1e-3)
+    json.dumps(summary)
+
+
 def test_difficulty_evaluation_by_hand():
     from ponderlib.tasks.parity import DifficultyEvaluation
 
@@ -125,8 +137,10 @@ def test_difficulty_evaluation_by_hand():
         difficulty=torch.tensor([1, 2]), accuracy=torch.tensor([1.0, 0.5]),
         ponder_steps=torch.tensor([1.5, 2.5]), expected_ponder_steps=torch.tensor([1.5, 2.5]),
         sample_difficulty=torch.tensor([1, 1, 2, 2]), sample_ponder_steps=torch.tensor([1, 2, 2, 3]),
+        halting_probs=torch.tensor([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]]),
     )
     assert evaluation.accuracy_on([2]) == 0.5 and evaluation.accuracy_on([1, 2]) == 0.75
+    assert evaluation.halting_distribution_on([1, 2]).tolist() == [0.25, 0.5, 0.25]
     # r between (1, 1, 2, 2) and (1, 2, 2, 3): covariance 0.5, variances 0.25 and 0.5 -> 1/sqrt(2).
     assert evaluation.correlation_on([1, 2]) == pytest.approx(2 ** -0.5)
     with pytest.raises(ValueError, match="difficulties must include some of"):

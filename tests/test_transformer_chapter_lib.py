@@ -12,7 +12,9 @@ from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import transformer as experiments
 from ponderlib.tasks.chains import (
     ChainsBatch,
+    ChainsConfig,
     ChainsEvaluation,
+    build_chains_model,
     chains_batch,
     evaluate_chains,
     evaluation_batch,
@@ -22,12 +24,12 @@ from ponderlib.tasks.chains import (
 pytestmark = pytest.mark.usefixtures("one_thread")
 
 TINY = dict(d_model=8, heads=2, d_transition=8, max_ponder_steps=3, batch_size=8, max_updates=2, eval_every=2,
-            eval_size=16, device="cpu", progress=False)
+            eval_size=16, test_size=16, test_max_len=14, test_max_depth=6, device="cpu", progress=False)
 
 
 @pytest.fixture(scope="module")
 def tiny_runs():
-    return {method: [train_chains(experiments.chains_config(method, seed, 2, **TINY)) for seed in (0, 1)]
+    return {method: [train_chains(ChainsConfig(**TINY, method=method, seed=seed, fixed_depth=2)) for seed in (0, 1)]
             for method in ("act", "pondernet")}
 
 
@@ -104,17 +106,30 @@ def test_long_programs_are_the_first_long_enough():
         experiments.long_programs(batch, 8, 0)
 
 
-def test_chains_config_gives_the_fixed_depth_its_own_cap():
-    setting = dict(max_depth=4, max_ponder_steps=6, batch_size=128)
-    fixed = experiments.chains_config("fixed", 2, 3, **setting)
-    act = experiments.chains_config("act", 2, 3, **setting, tau=0.05)
-    assert (fixed.method, fixed.seed, fixed.max_ponder_steps, fixed.max_depth) == ("fixed", 2, 3, 4)
-    assert (act.method, act.max_ponder_steps, act.tau, act.batch_size) == ("act", 6, 0.05, 128)
-    assert setting["max_ponder_steps"] == 6  # the caller's setting is not changed
-    with pytest.raises(ValueError, match="method"):
-        experiments.chains_config("lstm", 0, 3)
+def test_the_fixed_depth_applies_the_block_fixed_depth_times():
+    fixed = ChainsConfig(**TINY, method="fixed", fixed_depth=2)
+    act = ChainsConfig(**TINY, method="act", fixed_depth=2)
+    assert (fixed.depth, act.depth, ChainsConfig(**TINY, method="fixed").depth) == (2, 3, 3)
+    assert build_chains_model(fixed).encoder.max_ponder_steps == 2 and build_chains_model(act).encoder.max_ponder_steps == 3
     with pytest.raises(ValueError, match="fixed_depth"):
-        experiments.chains_config("fixed", 0, 0)
+        ChainsConfig(fixed_depth=0).validate()
+    with pytest.raises(ValueError, match="test_max_len"):
+        ChainsConfig(max_len=10, n_names=24, test_max_len=25).validate()
+    with pytest.raises(ValueError, match="test_max_depth"):
+        ChainsConfig(max_depth=4, test_max_depth=3).validate()
+
+
+def test_a_run_is_scored_on_its_three_test_sets(tiny_runs):
+    run = tiny_runs["act"][0]
+    assert set(run.tests) == {"trained", "longer", "deeper"}
+    (deep,) = experiments.evaluate_runs([run], 16, max_len=14, max_depth=6)
+    assert torch.equal(run.tests["deeper"].ponder_steps, deep.ponder_steps)
+    summary = run.summary()
+    assert summary["test_accuracy"] == round(run.tests["trained"].accuracy, 4)
+    assert summary["deeper_accuracy"] == round(deep.accuracy, 4)
+    accuracy, steps, positions = deep.at_depths(TINY.get("max_depth", 4) + 1)
+    assert positions > 0 and summary["unseen_depth_accuracy"] == round(accuracy, 4)
+    assert set(summary["ponder_steps_by_depth"]) == {str(d) for d in run.tests["trained"].by_depth()}
 
 
 def test_evaluate_runs_score_each_run_on_its_seeds_test_programs(tiny_runs):
@@ -137,4 +152,5 @@ def test_evaluate_runs_on_longer_and_deeper_programs(tiny_runs):
     assert deep.padding_mask.shape == (16, 14) and deep.depth.max() <= 6
     programs = evaluation_batch(tiny_runs["act"][0].config, 16, 14, 6, "cpu")
     assert torch.equal(deep.depth, programs.depth)
-    assert experiments.evaluate_run(tiny_runs["act"][0], programs).accuracy == deep.accuracy
+    run = tiny_runs["act"][0]
+    assert evaluate_chains(run.model, programs, run.config.halting_rule, run.config.generator("sampling", "cpu")).accuracy == deep.accuracy

@@ -200,6 +200,15 @@ class History:
         values = self.metrics.get(name)
         return values[-1] if values else None
 
+    def curve(self) -> dict[str, list]:
+        """The learning curve, JSON-ready: ``update`` (training updates done at each evaluation),
+        ``loss`` and every held-out metric, one entry per evaluation, rounded to 4 decimals."""
+        return {
+            "update": list(self.update),
+            "loss": [round_or_none(value) for value in self.loss],
+            **{name: [round_or_none(value) for value in values] for name, values in self.metrics.items()},
+        }
+
 
 _evaluation_callbacks: list[Callable[[int, nn.Module], None]] = []
 
@@ -347,7 +356,7 @@ class TrainResult:
     def summary(self) -> dict:
         """The JSON-ready summary of the run: what, where (device, CPU model or GPU name, the CPU
         instruction set torch used, threads, torch and ponderlib versions), how long, the task's
-        metrics, the config."""
+        metrics, the learning curve (:meth:`History.curve`), the config."""
         return {
             "task": self.task,
             "seed": self.config.seed,
@@ -358,6 +367,7 @@ class TrainResult:
             "updates": self.fit.updates,
             "interrupted": self.fit.interrupted,
             **self.metrics(),
+            "curve": self.history.curve(),
             "config": self.config.to_dict(),
             "torch_threads": torch.get_num_threads(),
             "ponderlib_version": __version__,

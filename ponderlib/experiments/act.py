@@ -19,12 +19,10 @@ from ponderlib.tasks.parity import (
     evaluate_by_difficulty,
     train_parity,
 )
-from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.tasks.sequence_parity import (
     SequenceConfig,
     SequenceEvaluation,
     SequenceResult,
-    evaluate_act_sequence,
     train_act_sequence,
 )
 
@@ -217,10 +215,10 @@ def train_tau_grid(
 
 
 def train_sequence_seeds(
-    base: SequenceConfig, seeds: Sequence[int], eval_size: int = 512
+    base: SequenceConfig, seeds: Sequence[int]
 ) -> tuple[list[SequenceResult], SeedCurves, list[SequenceEvaluation]]:
-    """Sequence parity (ACT in an RNN) trained once per seed; each model evaluated on the same
-    ``eval_size`` held-out sequences (drawn from the scoring stream of ``base.seed``).
+    """Sequence parity (ACT in an RNN) trained once per seed, each model scored on ``base.eval_size``
+    fresh sequences of its own seed (:attr:`~ponderlib.tasks.sequence_parity.SequenceResult.test`).
 
     Returns:
         the results, their :class:`SeedCurves` (every time step a sample) and their evaluations.
@@ -228,8 +226,5 @@ def train_sequence_seeds(
     if len(seeds) == 0:
         raise ValueError("seeds must hold at least one seed, got an empty sequence")
     results = [train_act_sequence(replace(base, seed=seed)) for seed in seeds]
-    sequences = parity_batch(
-        eval_size, base.n_elems, generator=base.generator("scoring", results[0].device), seq_len=base.seq_len
-    )
-    evaluations = [evaluate_act_sequence(result.model, sequences) for result in results]
+    evaluations = [result.test for result in results]
     return results, SeedCurves.from_sequence(seeds, evaluations), evaluations

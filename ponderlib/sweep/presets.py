@@ -65,6 +65,48 @@ CHAPTER_2_PARITY = {
 cell of 64 units, at most 20 ponder steps, 128 vectors per training update, each method at its default
 learning rate, the whole budget trained."""
 
+CHAPTER_1_SEQUENCE = {
+    "n_elems": 6, "seq_len": 5, "max_ponder_steps": 8, "halting_bias_init": 3.0, "batch_size": 128,
+    "target_accuracy": None, "eval_every": 100,
+}
+"""Chapter 1's sequence task (``SEQUENCE`` there): ACT inside an RNN on 5 time steps of 6-element parity,
+at most 8 ponder steps per time step, b_h = 3, 128 sequences per training update, the whole budget trained."""
+
+CHAPTER_2_SMALL = {
+    **CHAPTER_2_PARITY, "n_elems": 6, "max_nonzero": None, "eval_every": 250, "eval_size": 512, "difficulty_eval_size": 256,
+}
+"""Chapter 2's smaller runs (``SMALL`` there): its live setting on 6-element parity, every difficulty trained."""
+
+CHAPTER_3_SORT = {
+    "values": "float", "order": "desc", "min_len": 5, "max_len": 10, "hidden": 64, "attention_dim": 256,
+    "target_accuracy": None, "eval_every": 600, "eval_size": 256, "test_size": 512, "test_max_len": 20,
+}
+"""Chapter 3's main sorting runs (``SORT_SETTING`` there): reals in descending order, trained on 5 to 10,
+exact match on 512 arrays of every length up to 20."""
+
+CHAPTER_3_DECODERS = {
+    "values": "int", "min_len": 5, "max_len": 10, "target_accuracy": None, "eval_every": 50, "eval_size": 256,
+    "test_size": 1024,
+}
+"""Chapter 3's comparison of decoders (``COMPARE`` there): integers 0..9, lengths 5 to 10."""
+
+CHAPTER_3_HULL = {
+    "min_points": 5, "max_points": 10, "test_max_points": 20, "hidden": 64, "attention_dim": 128, "eval_every": 50,
+    "eval_size": 256, "test_size": 512,
+}
+"""Chapter 3's convex hulls (``HULL_SETTING`` there): trained on 5 to 10 points, scored on 5 to 20."""
+
+CHAPTER_4_CHAINS = {
+    "max_depth": 4, "max_len": 10, "max_ponder_steps": 6, "fixed_depth": 3, "batch_size": 128, "eval_every": 100,
+    "eval_size": 256, "test_size": 512, "test_max_len": 20, "test_max_depth": 7,
+}
+"""Chapter 4's live setting (``setting`` there, on the CPU): programs of 4 to 10 assignments with chains
+of up to 4 hops, at most 6 ponder steps (the fixed depth: 3 applications), scored after training on
+512 programs as trained, up to 20 assignments, and up to 20 assignments with chains of up to 7 hops."""
+
+LIVE_SEEDS = list(range(20))
+"""A chapter's live setting is run over these seeds: a claim it asserts holds in at least 19 of them."""
+
 PRESETS: dict[str, Preset] = {
     "act-parity-live": Preset(
         description=(
@@ -76,7 +118,7 @@ PRESETS: dict[str, Preset] = {
         task="parity",
         grid={"halting_bias_init": [3.0, 1.0]},
         fixed=CHAPTER_1_PARITY,
-        seeds=list(range(20)),
+        seeds=LIVE_SEEDS,
         max_updates=5_000,
     ),
     "pondernet-parity-live": Preset(
@@ -91,8 +133,121 @@ PRESETS: dict[str, Preset] = {
         task="parity",
         grid={"method": ["pondernet", "act"], "kl_direction": ["paper", "reverse"]},
         fixed=CHAPTER_2_PARITY,
-        seeds=list(range(20)),
+        seeds=LIVE_SEEDS,
         max_updates=2_000,
+    ),
+    "act-parity-tau-live": Preset(
+        description=(
+            "Chapter 1's tau grid over 20 seeds: its live setting (b_h = 3) at tau = 0.001, 0.01, 0.03 and 0.1, "
+            "2,000 training updates each; error, ponder steps and their correlation with difficulty, and the "
+            "learning curve (accuracy every 50 updates)."
+        ),
+        task="parity",
+        grid={"tau": [1e-3, 1e-2, 3e-2, 1e-1]},
+        fixed={**{k: v for k, v in CHAPTER_1_PARITY.items() if k != "tau"}, "halting_bias_init": 3.0},
+        seeds=LIVE_SEEDS,
+        max_updates=2_000,
+    ),
+    "act-sequence-live": Preset(
+        description=(
+            "Chapter 1's sequence task over 20 seeds: ACT inside an RNN on 5 time steps of 6-element parity, "
+            "tau 0.01, b_h = 3, batch 128, 2,000 training updates; accuracy and N(t) at every difficulty on "
+            "512 test sequences, and their correlation."
+        ),
+        task="sequence_parity",
+        grid={"tau": [1e-2]},
+        fixed=CHAPTER_1_SEQUENCE,
+        seeds=LIVE_SEEDS,
+        max_updates=2_000,
+    ),
+    "pondernet-parity-prior-live": Preset(
+        description=(
+            "Chapter 2's prior runs over 20 seeds: PonderNet on 6-element parity (its smaller setting), 500 "
+            "training updates, lambda_p = 0.1, 0.2, 0.4, 0.8, the geometric prior truncated at 20 steps either "
+            "way (its tail on the last step, or normalised); the mean halting distribution p_n of each run."
+        ),
+        task="parity",
+        grid={"lambda_p": [0.1, 0.2, 0.4, 0.8], "prior_truncation": ["last", "normalised"]},
+        fixed={**{k: v for k, v in CHAPTER_2_SMALL.items() if k != "lambda_p"}, "method": "pondernet"},
+        seeds=LIVE_SEEDS,
+        max_updates=500,
+    ),
+    "pondernet-parity-kl-live": Preset(
+        description=(
+            "Chapter 2's KL directions over 20 seeds: PonderNet on 6-element parity, lambda_p 0.5, beta 0.1, "
+            "1,000 training updates, KL(p || p_G) as the paper and the reverse; the mean halting distribution."
+        ),
+        task="parity",
+        grid={"kl_direction": ["paper", "reverse"]},
+        fixed={**CHAPTER_2_SMALL, "method": "pondernet", "lambda_p": 0.5, "beta": 0.1},
+        seeds=LIVE_SEEDS,
+        max_updates=1_000,
+    ),
+    "act-parity-small-tau-live": Preset(
+        description=(
+            "Chapter 2's ACT runs over 20 seeds: ACT on 6-element parity (its smaller setting), 500 training "
+            "updates, tau = 0.001, 0.01, 0.03, 0.1."
+        ),
+        task="parity",
+        grid={"tau": [1e-3, 1e-2, 3e-2, 1e-1]},
+        fixed={**{k: v for k, v in CHAPTER_2_SMALL.items() if k != "tau"}, "method": "act"},
+        seeds=LIVE_SEEDS,
+        max_updates=500,
+    ),
+    "pointer-sort-live": Preset(
+        description=(
+            "Chapter 3's sorting runs over 20 seeds: a pointer network sorts reals in descending order, trained "
+            "on 5 to 10 for 600 updates (batch 128, an LSTM of 64 units, attention of 256), exact match at every "
+            "length from 5 to 20."
+        ),
+        task="sorting",
+        grid={"decoder": ["pointer"]},
+        fixed=CHAPTER_3_SORT,
+        seeds=LIVE_SEEDS,
+        max_updates=600,
+    ),
+    "pointer-sort-decoders-live": Preset(
+        description=(
+            "Chapter 3's decoders over 20 seeds: seq2seq, seq2seq with Bahdanau's attention and the pointer "
+            "network sort integers 0..9 of length 5 to 10, 200 training updates each; exact match on 1,024 arrays."
+        ),
+        task="sorting",
+        grid={"decoder": ["seq2seq", "bahdanau", "pointer"]},
+        fixed=CHAPTER_3_DECODERS,
+        seeds=LIVE_SEEDS,
+        max_updates=200,
+    ),
+    "pointer-hull-live": Preset(
+        description=(
+            "Chapter 3's convex hulls over 20 seeds: a pointer network with an end pointer trained on 5 to 10 "
+            "points for 300 updates; accuracy, area coverage and invalid outputs at 5 to 20 points, and the "
+            "learning curve."
+        ),
+        task="convex_hull",
+        grid={"hidden": [64]},
+        fixed={k: v for k, v in CHAPTER_3_HULL.items() if k != "hidden"},
+        seeds=LIVE_SEEDS,
+        max_updates=300,
+    ),
+    "ut-chains-live": Preset(
+        description=(
+            "Chapter 4's live runs over 20 seeds: the Universal Transformer with ACT (tau 0.01), PonderNet "
+            "(lambda_p 0.3) and a fixed depth of 3 on assignment chains, 400 training updates; accuracy and "
+            "ponder steps at every required depth, on longer programs and on deeper chains than trained."
+        ),
+        task="chains",
+        grid={"method": ["act", "fixed", "pondernet"]},
+        fixed=CHAPTER_4_CHAINS,
+        seeds=LIVE_SEEDS,
+        max_updates=400,
+    ),
+    "ut-chains-tau-live": Preset(
+        description="Chapter 4's tau runs over 20 seeds: the Universal Transformer with ACT at tau = 0.001, 0.01, 0.05.",
+        task="chains",
+        grid={"tau": [1e-3, 1e-2, 5e-2]},
+        fixed={**CHAPTER_4_CHAINS, "method": "act"},
+        seeds=LIVE_SEEDS,
+        max_updates=400,
     ),
     "graves-parity-tau": Preset(
         description=(

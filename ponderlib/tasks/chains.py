@@ -158,10 +158,9 @@ class ChainsModel(nn.Module):
 
 
 def build_chains_model(config: ChainsConfig) -> ChainsModel:
-    """The model ``config`` names; every method has the same block and read-out."""
-    encoder = UniversalTransformer(
-        config.d_model, config.heads, config.d_transition, config.max_ponder_steps, config.method, config.eps
-    )
+    """The model ``config`` names; every method has the same block and read-out (the fixed depth
+    applies it ``config.depth`` times)."""
+    encoder = UniversalTransformer(config.d_model, config.heads, config.d_transition, config.depth, config.method, config.eps)
     return ChainsModel(encoder, config.n_names)
 
 
@@ -280,15 +279,18 @@ class ChainsConfig(TrainConfig):
 
     ``method``: ``"act"`` (Universal Transformer with ACT per position), ``"pondernet"``
     (PonderNet-style halting per position) or ``"fixed"`` (the same block applied
-    ``max_ponder_steps`` times). ``tau`` and ``eps`` are ACT's; ``lambda_p``, ``beta``,
-    ``kl_direction`` and ``halting_rule`` PonderNet's.
+    ``fixed_depth`` times, ``max_ponder_steps`` when unset). ``tau`` and ``eps`` are ACT's; ``lambda_p``,
+    ``beta``, ``kl_direction`` and ``halting_rule`` PonderNet's. After training, the run is scored on
+    ``test_size`` programs of each of three kinds (:attr:`ChainsResult.tests`): as trained, longer (up to
+    ``test_max_len`` assignments) and longer and deeper (chains of up to ``test_max_depth`` hops).
     """
 
     method: str = option("act", "how many ponder steps each position gets", choices=METHODS)
     d_model: int = option(32, "state size of the shared block (even)")
     heads: int = option(2, "attention heads (divide d_model)")
     d_transition: int = option(64, "hidden size of the transition function")
-    max_ponder_steps: int = option(6, "cap on ponder steps per position (fixed: the number of applications)")
+    max_ponder_steps: int = option(6, "cap on ponder steps per position")
+    fixed_depth: int | None = option(None, "fixed: how many times the block is applied (none: max-ponder-steps)")
     n_names: int = option(24, "variable names to draw from (>= the longest sequence evaluated)")
     min_len: int = option(4, "fewest assignments in a training program")
     max_len: int = option(10, "most assignments in a training program")
@@ -303,6 +305,9 @@ class ChainsConfig(TrainConfig):
     max_updates: int | None = default("max_updates", 400)
     eval_every: int = default("eval_every", 100)
     eval_size: int = default("eval_size", 256)
+    test_size: int = option(512, "programs in each test set scored after training")
+    test_max_len: int = option(20, "after training, also score programs of up to this many assignments (<= n-names)")
+    test_max_depth: int = option(7, "...and, in them, chains of up to this many hops")
 
     def validate(self) -> None:
         check_choice("method", self.method, METHODS)
@@ -311,12 +316,22 @@ class ChainsConfig(TrainConfig):
         check_int("max_len", self.max_len, minimum=self.min_len)
         check_int("n_names", self.n_names, minimum=self.max_len)
         check_int("max_depth", self.max_depth, minimum=0)
+        if self.fixed_depth is not None:
+            check_int("fixed_depth", self.fixed_depth, minimum=1)
+        check_int("test_size", self.test_size, minimum=1)
+        check_int("test_max_len", self.test_max_len, minimum=self.max_len, maximum=self.n_names)
+        check_int("test_max_depth", self.test_max_depth, minimum=self.max_depth)
         check_act_settings(self.tau, self.eps)
         check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)
         super().validate()
 
     def default_lr(self) -> float:
         return DEFAULT_LR
+
+    @property
+    def depth(self) -> int:
+        """Ponder steps the model may take: ``fixed_depth`` for the fixed depth when set, else ``max_ponder_steps``."""
+        return self.fixed_depth if self.method == "fixed" and self.fixed_depth is not None else self.max_ponder_steps
 
     def batch(self, batch_size: int, generator: torch.Generator, max_len: int | None = None, max_depth: int | None = None) -> ChainsBatch:
         """A batch drawn as this config says (``max_len`` and ``max_depth`` overridable, for longer programs).
@@ -336,11 +351,33 @@ class ChainsResult(PonderingResult):
 
     task = "chains"
 
+    tests: dict[str, ChainsEvaluation] | None = None
+    """The trained model on its seed's test programs (:func:`score_chains`), measured by :func:`train_chains`:
+    ``"trained"`` (as trained), ``"longer"`` (up to ``test_max_len`` assignments, chains as trained) and
+    ``"deeper"`` (up to ``test_max_len`` assignments and ``test_max_depth`` hops)."""
+
     def metrics(self) -> dict:
-        return {
+        metrics = {
             "method": self.config.method,
             **super().metrics(),
             "depth_correlation": round_or_none(self.history.last("depth_correlation")),
+        }
+        if self.tests is None:
+            return metrics
+        trained, deeper = self.tests["trained"], self.tests["deeper"]
+        by_depth = trained.by_depth()
+        unseen_accuracy, unseen_steps, unseen_positions = deeper.at_depths(self.config.max_depth + 1)
+        return {
+            **metrics,
+            "test_accuracy": round_or_none(trained.accuracy),
+            "test_ponder_steps": round_or_none(trained.mean_ponder_steps),
+            "test_depth_correlation": round_or_none(trained.depth_correlation),
+            "accuracy_by_depth": {str(d): round_or_none(row[0]) for d, row in by_depth.items()},
+            "ponder_steps_by_depth": {str(d): round_or_none(row[1]) for d, row in by_depth.items()},
+            "longer_accuracy": round_or_none(self.tests["longer"].accuracy),
+            "deeper_accuracy": round_or_none(deeper.accuracy),
+            "unseen_depth_accuracy": round_or_none(unseen_accuracy) if unseen_positions else None,
+            "unseen_depth_ponder_steps": round_or_none(unseen_steps) if unseen_positions else None,
         }
 
 
@@ -349,7 +386,7 @@ def train_chains(config: ChainsConfig | None = None, **overrides) -> ChainsResul
 
     History metrics: ``accuracy`` (per position), ``ponder_steps`` (mean per real position) and
     ``depth_correlation`` (Pearson, ponder steps against required depth) on a held-out set drawn
-    once from its own seed.
+    once from its own seed. After training, the three test sets of :attr:`ChainsResult.tests`.
     """
     config = ChainsConfig.from_overrides(config, overrides)
 
@@ -371,11 +408,29 @@ def train_chains(config: ChainsConfig | None = None, **overrides) -> ChainsResul
 
         return loss_on_fresh_batch, evaluate
 
-    return run_training(
+    result = run_training(
         config, build_chains_model, make_objective, ChainsResult, target_metric="accuracy",
         desc=f"{config.method} chains-{config.max_len}",
     )
+    shifts = {"trained": (None, None), "longer": (config.test_max_len, None), "deeper": (config.test_max_len, config.test_max_depth)}
+    result.tests = {
+        name: score_chains(result.model, config, config.test_size, max_len, max_depth, result.device)
+        for name, (max_len, max_depth) in shifts.items()
+    }
+    return result
 
+
+
+def score_chains(
+    model: ChainsModel, config: ChainsConfig, batch_size: int, max_len: int | None = None, max_depth: int | None = None,
+    device: torch.device | str | None = None,
+) -> ChainsEvaluation:
+    """``model`` (trained as ``config`` says) on ``batch_size`` programs from the test stream of ``config``'s
+    seed (:func:`evaluation_batch`; longer or deeper ones with ``max_len``, ``max_depth``). PonderNet halts
+    by ``config.halting_rule``, sampling from the seed's ``"sampling"`` stream afresh each call, so a call is
+    repeatable and every method of one seed sees the same programs."""
+    batch = evaluation_batch(config, batch_size, max_len, max_depth, device)
+    return evaluate_chains(model, batch, config.halting_rule, config.generator("sampling", device))
 
 
 def evaluation_batch(

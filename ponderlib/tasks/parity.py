@@ -205,6 +205,8 @@ class DifficultyEvaluation:
             ``p_n``), shape ``(D,)``.
         sample_difficulty, sample_ponder_steps: every sample's difficulty and ponder steps, shape
             ``(D * samples_per_difficulty,)``, for correlations.
+        halting_probs: the mean halting distribution ``p_n`` at each difficulty (the training-mode
+            pass; zero after the last step the unroll ran), shape ``(D, N)``.
     """
 
     difficulty: torch.Tensor
@@ -213,10 +215,16 @@ class DifficultyEvaluation:
     expected_ponder_steps: torch.Tensor
     sample_difficulty: torch.Tensor
     sample_ponder_steps: torch.Tensor
+    halting_probs: torch.Tensor
 
     def accuracy_on(self, difficulties: Sequence[int]) -> float:
         """Accuracy averaged over the given difficulties (equal samples per difficulty)."""
         return self.accuracy[self._select(difficulties)].mean().item()
+
+    def halting_distribution_on(self, difficulties: Sequence[int]) -> torch.Tensor:
+        """The mean halting distribution ``p_n`` over the given difficulties (equal samples per
+        difficulty), shape ``(N,)``."""
+        return self.halting_probs[self._select(difficulties)].mean(dim=0)
 
     def correlation_on(self, difficulties: Sequence[int]) -> float:
         """Pearson's ``r`` between difficulty and ponder steps, per sample, over the given
@@ -252,7 +260,7 @@ def evaluate_by_difficulty(
         raise ValueError("difficulties must hold at least one difficulty, got an empty sequence")
     device = next(model.parameters()).device
     generator = stream_generator(seed, "scoring", device)
-    accuracy, ponder_steps, expected, per_sample = [], [], [], []
+    accuracy, ponder_steps, expected, per_sample, halting = [], [], [], [], []
     for difficulty in difficulties:
         check_int("difficulty", difficulty, minimum=1, maximum=n_elems)
         batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator)
@@ -261,6 +269,8 @@ def evaluate_by_difficulty(
         ponder_steps.append(evaluation.ponder_steps.float().mean().item())
         expected.append(evaluation.expected_ponder_steps.mean().item())
         per_sample.append(evaluation.ponder_steps.cpu())
+        halting.append(evaluation.halting_probs.mean(dim=0).cpu())  # (n_run,)
+    steps = max(len(p) for p in halting)
     return DifficultyEvaluation(
         difficulty=torch.tensor(difficulties),
         accuracy=torch.tensor(accuracy),
@@ -268,6 +278,7 @@ def evaluate_by_difficulty(
         expected_ponder_steps=torch.tensor(expected),
         sample_difficulty=torch.tensor(difficulties).repeat_interleave(samples_per_difficulty),
         sample_ponder_steps=torch.cat(per_sample),
+        halting_probs=torch.stack([nn.functional.pad(p, (0, steps - len(p))) for p in halting]),
     )
 
 
@@ -322,7 +333,8 @@ class ParityResult(PonderingResult):
     def metrics(self) -> dict:
         """Besides the last held-out numbers: per difficulty, accuracy, mean ponder steps executed
         and expected ponder steps ``E[n] = sum_n n p_n`` (for ACT, over its ``p_n``); the
-        correlation between difficulty and ponder steps over the training range; accuracy inside
+        correlation between difficulty and ponder steps and the mean halting distribution ``p_n``
+        (a list, step 1 first) over the training range; accuracy inside
         the training range (interpolation) and beyond it (extrapolation, None when there is none)."""
         metrics = {"method": self.config.method, "n_elems": self.config.n_elems, **super().metrics()}
         if self.by_difficulty is None:
@@ -339,6 +351,7 @@ class ParityResult(PonderingResult):
                 zip(levels, map(round_or_none, evaluation.expected_ponder_steps.tolist()))
             ),
             "ponder_difficulty_correlation": round_or_none(evaluation.correlation_on(trained)),
+            "halting_distribution": [round_or_none(p) for p in evaluation.halting_distribution_on(trained).tolist()],
             "interpolation_accuracy": round_or_none(evaluation.accuracy_on(trained)),
             "extrapolation_accuracy": round_or_none(evaluation.accuracy_on(unseen)) if unseen else None,
         }

@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
+from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.core.validation import check_sizes
 from ponderlib.mechanisms.act import ACT, ACTRNN, check_act_settings
 from ponderlib.mechanisms.losses import ACTLoss
@@ -90,6 +91,20 @@ class SequenceEvaluation:
     correct: torch.Tensor
     difficulty: torch.Tensor
 
+    @property
+    def correlation(self) -> float:
+        """Pearson's ``r`` between difficulty and ``N(t)``, every time step of every sequence a sample
+        (NaN when ``N(t)`` is constant)."""
+        return pearson_correlation(self.difficulty.flatten().float(), self.ponder_steps.flatten().float())
+
+    def by_difficulty(self) -> dict[int, tuple[float, float]]:
+        """Difficulty -> (accuracy, mean ``N(t)``) over the time steps with that many non-zero entries."""
+        difficulty, steps, correct = self.difficulty.flatten(), self.ponder_steps.flatten().float(), self.correct.flatten()
+        return {
+            d: (correct[difficulty == d].float().mean().item(), steps[difficulty == d].mean().item())
+            for d in difficulty.unique().tolist()
+        }
+
 
 @torch.no_grad()
 def evaluate_act_sequence(model: ACTRNN, batch: ParityBatch) -> SequenceEvaluation:
@@ -106,19 +121,36 @@ def evaluate_act_sequence(model: ACTRNN, batch: ParityBatch) -> SequenceEvaluati
 
 @dataclass
 class SequenceResult(PonderingResult):
-    """A trained :class:`ACTRNN`, its config, its training history and its last held-out numbers."""
+    """A trained :class:`ACTRNN`, its config, its training history, its last held-out numbers and its
+    test evaluation."""
 
     task = "sequence_parity"
 
+    test: SequenceEvaluation | None = None
+    """The trained model on ``eval_size`` fresh sequences from the ``"scoring"`` stream of its seed,
+    measured by :func:`train_act_sequence`."""
+
     def metrics(self) -> dict:
-        return {"n_elems": self.config.n_elems, "seq_len": self.config.seq_len, **super().metrics()}
+        metrics = {"n_elems": self.config.n_elems, "seq_len": self.config.seq_len, **super().metrics()}
+        if self.test is None:
+            return metrics
+        by_difficulty = self.test.by_difficulty()
+        return {
+            **metrics,
+            "test_accuracy": round_or_none(self.test.accuracy),
+            "test_ponder_steps": round_or_none(self.test.ponder_steps.float().mean().item()),
+            "accuracy_by_difficulty": {str(d): round_or_none(row[0]) for d, row in by_difficulty.items()},
+            "ponder_steps_by_difficulty": {str(d): round_or_none(row[1]) for d, row in by_difficulty.items()},
+            "ponder_difficulty_correlation": round_or_none(self.test.correlation),
+        }
 
 
 def train_act_sequence(config: SequenceConfig | None = None, **overrides) -> SequenceResult:
     """Train an :class:`ACTRNN` on sequence parity as ``config`` (or ``SequenceConfig(**overrides)``) says.
 
     Seeded like :func:`ponderlib.tasks.parity.train_parity`; the held-out batch (``eval_size`` sequences)
-    comes from its own seed. History metrics: ``accuracy`` and ``ponder_steps`` (mean ``N(t)``).
+    comes from its own seed. History metrics: ``accuracy`` and ``ponder_steps`` (mean ``N(t)``). After
+    training, :attr:`SequenceResult.test` on as many fresh sequences.
     """
     config = SequenceConfig.from_overrides(config, overrides)
 
@@ -145,7 +177,12 @@ def train_act_sequence(config: SequenceConfig | None = None, **overrides) -> Seq
 
         return loss_on_fresh_batch, evaluate
 
-    return run_training(
+    result = run_training(
         config, build_model, make_objective, SequenceResult, target_metric="accuracy",
         desc=f"act sequence parity-{config.n_elems} x {config.seq_len}",
     )
+    sequences = parity_batch(
+        config.eval_size, config.n_elems, generator=config.generator("scoring", result.device), seq_len=config.seq_len
+    )
+    result.test = evaluate_act_sequence(result.model, sequences)
+    return result

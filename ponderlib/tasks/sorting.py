@@ -271,6 +271,9 @@ class SortConfig(TrainConfig):
     bidirectional: bool = option(True, "bidirectional encoder")
     teacher_forcing: float = option(1.0, "probability of feeding the right element during training, in [0, 1]")
     test_size: int = option(4096, "arrays in the test set scored after training")
+    test_max_len: int | None = option(
+        None, "after training, exact match on test-size arrays of every length from min-len to this (none: not measured)"
+    )
     target_accuracy: float | None = default("target_accuracy", 0.99)
     eval_every: int = default("eval_every", 25)
 
@@ -282,6 +285,8 @@ class SortConfig(TrainConfig):
         check_sizes(hidden=self.hidden, attention_dim=self.attention_dim)
         check_fraction("teacher_forcing", self.teacher_forcing)
         check_int("test_size", self.test_size, minimum=1)
+        if self.test_max_len is not None:
+            check_int("test_max_len", self.test_max_len, minimum=self.max_len)
         super().validate()
 
     def default_lr(self) -> float:
@@ -297,14 +302,21 @@ class SortResult(TrainResult):
     test: SortMetrics | None = None
     """Greedy metrics on the test set, measured by :func:`train_sort` after training."""
 
+    by_length: dict[int, float | None] | None = None
+    """Greedy exact match at every length from ``min_len`` to ``test_max_len`` (:func:`exact_match_by_length`),
+    measured by :func:`train_sort` when the config sets ``test_max_len``."""
+
     def metrics(self) -> dict:
-        return {
+        metrics = {
             "decoder": self.config.decoder,
             "values": self.config.values,
             "order": self.config.order,
             "exact_match": round_or_none(self.test.exact_match),
             "element_accuracy": round_or_none(self.test.element_accuracy),
         }
+        if self.by_length is not None:
+            metrics["exact_match_by_length"] = {str(n): round_or_none(value) for n, value in self.by_length.items()}
+        return metrics
 
 
 def build_sort_model(config: SortConfig) -> PointerNetwork:
@@ -318,8 +330,9 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
     Adam with gradient clipping on fresh batches at every training update, greedy evaluation every
     ``eval_every`` updates, early stop once held-out exact match reaches ``target_accuracy``;
     Ctrl-C returns the model trained so far. Seeded: the same config gives the same run on the same
-    machine. After training: greedy metrics on a fresh test set of ``test_size`` arrays. Exact
-    match at other lengths is a separate call, :func:`exact_match_by_length`.
+    machine. After training: greedy metrics on a fresh test set of ``test_size`` arrays and, when
+    ``test_max_len`` is set, exact match at every length up to it (:func:`exact_match_by_length`, ``test_size``
+    arrays per length).
     """
     config = SortConfig.from_overrides(config, overrides)
 
@@ -347,4 +360,9 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
         desc=f"{config.decoder} sort {config.values} {config.order}",
     )
     result.test = evaluate_sort(result.model, draw(config.test_size, config.generator("test", result.device)))
+    if config.test_max_len is not None:
+        result.by_length = exact_match_by_length(
+            result.model, range(config.min_len, config.test_max_len + 1), config.values, config.order, config.test_size,
+            seed=config.seed, device=result.device,
+        )
     return result
