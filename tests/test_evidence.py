@@ -1,11 +1,14 @@
 """The committed evidence (``evidence/NAME.jsonl``) is what its preset in code would run: a preset that
-changed fails here until its evidence is run again (``make evidence PRESET=NAME``)."""
+changed fails here until its evidence is run again (``make evidence PRESET=NAME``). And reading it back
+(:mod:`ponderlib.sweep.evidence`)."""
 
+import json
 from pathlib import Path
 
 import pytest
 
 from ponderlib.sweep import PRESETS, load_results, make_spec, run_key
+from ponderlib.sweep.evidence import EVIDENCE_VARIABLE, Evidence, Rate, check_claims, evidence_folder, metric
 
 EVIDENCE = Path(__file__).resolve().parents[1] / "evidence"
 FILES = sorted(EVIDENCE.glob("*.jsonl"))
@@ -33,3 +36,110 @@ def test_every_record_says_where_and_from_what_it_ran(path):
         assert summary["device_name"] and summary["torch_version"] and summary["torch_threads"] >= 1
         assert summary["cpu_capability"] and summary["ponderlib_version"]
         assert len(source["git_commit"]) == 40 and source["git_dirty"] is False, source
+
+
+# Reading evidence back (ponderlib.sweep.evidence), on a results file made by hand.
+
+
+def hand_made(folder: Path, name: str = "act-parity-tau-live", seeds=(0, 1, 2)) -> Path:
+    """Records of ``name`` (grid tau) with made-up summaries: mean ponder steps fall with tau except in seed 2."""
+    path = folder / f"{name}.jsonl"
+    lines = []
+    for seed in seeds:
+        for tau in PRESETS[name].grid["tau"]:
+            steps = 3.0 - 10 * tau if seed != 2 else 2.0 + tau
+            summary = {"seed": seed, "updates": 2000, "seconds": 30.0, "torch_threads": 1, "device_name": "AMD EPYC",
+                       "torch_version": "2.13.0+cpu", "ponderlib_version": "0.3.0", "mean_ponder_steps": steps,
+                       "accuracy_by_difficulty": {"8": 0.5 + seed / 10}}
+            lines.append({"task": "parity", "point": {"tau": tau}, "seed": seed, "config": {"seed": seed, "tau": tau},
+                          "summary": summary, "source": {"git_commit": "a" * 40, "git_dirty": False}})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def test_rates_count_the_seeds_a_claim_holds_in(tmp_path):
+    hand_made(tmp_path)
+    evidence = Evidence.load("act-parity-tau-live", tmp_path)
+    assert not evidence.complete and len(evidence.records) == 12
+    assert evidence.values("accuracy_by_difficulty.8", tau=0.1) == [0.5, 0.6, 0.7]
+    rate = evidence.rate(lambda run: run["accuracy_by_difficulty"]["8"] > 0.55, tau=0.1)
+    assert (rate.holds, rate.runs, str(rate)) == (2, 3, "2 of 3 seeds")
+    falls = evidence.rate_by_seed(lambda row: row[0.001]["mean_ponder_steps"] > row[0.1]["mean_ponder_steps"])
+    assert falls == Rate(2, 3)
+    assert set(evidence.by_seed()[0]) == set(PRESETS["act-parity-tau-live"].grid["tau"])
+    cost = evidence.cost()
+    assert cost["runs"] == 12 and cost["cpu_minutes"] == 6.0 and cost["commits"] == ["aaaaaaa"]
+    assert "`make evidence PRESET=act-parity-tau-live`: 12 runs" in evidence.describe()
+
+
+def test_19_of_20_is_the_bar_for_a_live_assert():
+    assert Rate(19, 20).holds_in_most_seeds and Rate(20, 20).holds_in_most_seeds
+    assert not Rate(18, 20).holds_in_most_seeds and not Rate(37, 40).holds_in_most_seeds
+    assert Rate(38, 40).holds_in_most_seeds and Rate(19, 20).fraction == 0.95
+
+
+def test_bad_requests_name_what_is_wrong(tmp_path, monkeypatch):
+    hand_made(tmp_path)
+    evidence = Evidence.load("act-parity-tau-live", tmp_path)
+    with pytest.raises(ValueError, match="name must be one of the presets"):
+        Evidence.load("no-such-preset", tmp_path)
+    with pytest.raises(FileNotFoundError, match="make evidence PRESET=act-sequence-live"):
+        Evidence.load("act-sequence-live", tmp_path)
+    with pytest.raises(ValueError, match=r"point must name the grid fields \['tau'\]"):
+        evidence.runs(lambda_p=0.1)
+    with pytest.raises(ValueError, match="no run of 'act-parity-tau-live' at"):
+        evidence.runs(tau=0.5)
+    with pytest.raises(KeyError, match="metric 'accuracy_by_difficulty.9'"):
+        metric(evidence.runs(tau=0.1)[0], "accuracy_by_difficulty.9")
+    monkeypatch.setenv(EVIDENCE_VARIABLE, str(tmp_path))
+    assert evidence_folder() == tmp_path and Evidence.load("act-parity-tau-live").records == evidence.records
+    monkeypatch.delenv(EVIDENCE_VARIABLE)
+    assert evidence_folder() == EVIDENCE
+
+
+def test_a_presets_config_is_a_run_of_its_evidence():
+    preset = PRESETS["ut-chains-live"]
+    config = preset.config(3, method="fixed")
+    planned = make_spec(preset.spec().task, preset.grid, preset.seeds, preset.spec().fixed).runs
+    assert run_key("chains", config.to_dict()) in {run.key for run in planned}
+    with pytest.raises(ValueError, match=r"point must name the grid fields \['method'\]"):
+        preset.config(0)
+    with pytest.raises(ValueError, match="method must be one of the grid's values"):
+        preset.config(0, method="lstm")
+
+
+def live_summary(seed: int, tau: float, steps: float, **config) -> dict:
+    return {"seed": seed, "mean_ponder_steps": steps, "config": {"seed": seed, "tau": tau, **config}}
+
+
+def test_check_claims_holds_live_runs_only_to_claims_of_19_in_20(tmp_path):
+    hand_made(tmp_path, seeds=range(20))  # at tau = 0.1: 2.0 mean ponder steps, 2.1 in seed 2
+    evidence = Evidence.load("act-parity-tau-live", tmp_path)
+    claims = {
+        "at tau = 0.1, fewer than 2.05 steps": lambda run: run["mean_ponder_steps"] < 2.05,  # 19 of 20
+        "at tau = 0.1, fewer than 1.5 steps": lambda run: run["mean_ponder_steps"] < 1.5,  # 0 of 20
+    }
+    live = [live_summary(0, 0.1, 2.0), live_summary(1, 0.1, 1.9)]
+    check = check_claims(evidence, claims, live, tau=0.1)
+    assert check.rates == {"at tau = 0.1, fewer than 2.05 steps": Rate(19, 20), "at tau = 0.1, fewer than 1.5 steps": Rate(0, 20)}
+    assert check.asserted == ["at tau = 0.1, fewer than 2.05 steps"] and check.same_setting
+    table = check.markdown()
+    assert "| at tau = 0.1, fewer than 2.05 steps | 19 of 20 seeds | yes: holds in all 2 live runs |" in table
+    assert "| at tau = 0.1, fewer than 1.5 steps | 0 of 20 seeds | no: below 19 of 20 |" in table
+    with pytest.raises(AssertionError, match="holds in 19 of 20 seeds of 'act-parity-tau-live' but not in the live run of seed 5"):
+        check_claims(evidence, claims, [live_summary(5, 0.1, 2.5)], tau=0.1)
+    # A live run of another setting (a GPU-scale budget) is held to nothing.
+    elsewhere = check_claims(evidence, claims, [live_summary(5, 0.1, 2.5, max_updates=9)], tau=0.1)
+    assert elsewhere.asserted == [] and "no: the live runs are not of this setting" in elsewhere.markdown()
+
+
+def test_check_claims_per_seed_compares_grid_points_within_a_seed(tmp_path):
+    hand_made(tmp_path, seeds=range(20))
+    evidence = Evidence.load("act-parity-tau-live", tmp_path)
+    falls = {"steps fall from tau 0.001 to 0.1": lambda row: row[0.001]["mean_ponder_steps"] > row[0.1]["mean_ponder_steps"]}
+    good = [{0.001: live_summary(0, 0.001, 2.99), 0.1: live_summary(0, 0.1, 2.0)}]
+    check = check_claims(evidence, falls, good, per_seed=True)
+    assert check.rates["steps fall from tau 0.001 to 0.1"] == Rate(19, 20) and check.asserted == list(falls)
+    bad = [{0.001: live_summary(7, 0.001, 1.0), 0.1: live_summary(7, 0.1, 2.0)}]
+    with pytest.raises(AssertionError, match="live run of seed 7"):
+        check_claims(evidence, falls, bad, per_seed=True)

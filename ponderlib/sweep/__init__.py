@@ -8,9 +8,12 @@ interrupted sweep resumes where it stopped.
 - :mod:`~ponderlib.sweep.executors`: where runs train (``"inprocess"``, ``"pool"``, ``"ray"``).
 - :mod:`~ponderlib.sweep.runner`: :func:`sweep` itself and its :class:`SweepReport`.
 - :mod:`~ponderlib.sweep.summary`: the mean and spread over seeds per grid point.
-- :mod:`~ponderlib.sweep.presets`: the papers' sweeps at their scale.
+- :mod:`~ponderlib.sweep.presets`: the chapters' live settings over 20 seeds, and the papers' sweeps at their scale.
+- :mod:`~ponderlib.sweep.evidence`: a preset's committed results read back (:class:`Evidence`), and in
+  how many seeds a claim holds (:class:`Rate`).
 """
 
+from ponderlib.sweep.evidence import Evidence, Rate
 from ponderlib.sweep.executors import EXECUTORS, GPU_SHARE
 from ponderlib.sweep.presets import BANINO_PARITY, GRAVES_TAUS, PAPER_PARITY, PRESETS, Preset
 from ponderlib.sweep.results import RECORD_KEYS, load_results, run_key
@@ -21,12 +24,14 @@ from ponderlib.sweep.summary import format_summary, run_metrics, summarize
 __all__ = [
     "BANINO_PARITY",
     "EXECUTORS",
+    "Evidence",
     "GPU_SHARE",
     "GRAVES_TAUS",
     "PAPER_PARITY",
     "PRESETS",
     "RECORD_KEYS",
     "Preset",
+    "Rate",
     "Run",
     "SweepIncomplete",
     "SweepReport",

@@ -13,7 +13,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ponderlib.core.engine import TrainConfig
 from ponderlib.sweep.spec import SweepSpec
+from ponderlib.tasks.registry import get_task
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,21 @@ class Preset:
     def runs(self) -> int:
         """Grid points times seeds."""
         return math.prod(len(values) for values in self.grid.values()) * len(self.seeds)
+
+    def config(self, seed: int, **point: Any) -> TrainConfig:
+        """The config of this preset's run at the grid point ``point`` (every grid field named) with
+        ``seed``: what a chapter trains live to be a run of its evidence.
+
+        Raises:
+            ValueError: ``point`` does not name exactly the grid fields, or a value is not in the grid.
+        """
+        if set(point) != set(self.grid):
+            raise ValueError(f"point must name the grid fields {sorted(self.grid)}, got {sorted(point)}")
+        for name, value in point.items():
+            if value not in self.grid[name]:
+                raise ValueError(f"{name} must be one of the grid's values {self.grid[name]}, got {value!r}")
+        config_class = get_task(self.task).config
+        return config_class(**self.fixed, **point, seed=seed, max_updates=self.max_updates)
 
     def spec(self) -> SweepSpec:
         """The preset as a :class:`~ponderlib.sweep.spec.SweepSpec` (its budget in ``fixed``), not yet
