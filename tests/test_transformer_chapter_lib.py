@@ -18,6 +18,7 @@ from ponderlib.tasks.chains import (
     chains_batch,
     evaluate_chains,
     evaluation_batch,
+    score_chains,
     train_chains,
 )
 
@@ -122,7 +123,7 @@ def test_the_fixed_depth_applies_the_block_fixed_depth_times():
 def test_a_run_is_scored_on_its_three_test_sets(tiny_runs):
     run = tiny_runs["act"][0]
     assert set(run.tests) == {"trained", "longer", "deeper"}
-    (deep,) = experiments.evaluate_runs([run], 16, max_len=14, max_depth=6)
+    deep = score_chains(run.model, run.config, 16, 14, 6, "cpu")
     assert torch.equal(run.tests["deeper"].ponder_steps, deep.ponder_steps)
     summary = run.summary()
     assert summary["test_accuracy"] == round(run.tests["trained"].accuracy, 4)
@@ -132,25 +133,42 @@ def test_a_run_is_scored_on_its_three_test_sets(tiny_runs):
     assert set(summary["ponder_steps_by_depth"]) == {str(d) for d in run.tests["trained"].by_depth()}
 
 
-def test_evaluate_runs_score_each_run_on_its_seeds_test_programs(tiny_runs):
+def test_score_chains_scores_each_run_on_its_seeds_test_programs(tiny_runs):
     for method, runs in tiny_runs.items():
-        evaluations = experiments.evaluate_runs(runs, 16)
+        evaluations = [score_chains(run.model, run.config, 16) for run in runs]
         for run, result in zip(runs, evaluations):
             programs = evaluation_batch(run.config, 16, device="cpu")
             expected = evaluate_chains(run.model, programs, run.config.halting_rule, run.config.generator("sampling", "cpu"))
             assert result.accuracy == expected.accuracy, method
             assert torch.equal(result.ponder_steps, expected.ponder_steps) and torch.equal(result.depth, programs.depth)
-        again = experiments.evaluate_runs(runs, 16)  # sampled halting is repeatable: a fresh generator each call
+        again = [score_chains(run.model, run.config, 16) for run in runs]  # sampled halting is repeatable: a fresh generator each call
         assert all(torch.equal(a.ponder_steps, b.ponder_steps) for a, b in zip(evaluations, again))
     act, pondernet = tiny_runs["act"][0], tiny_runs["pondernet"][0]
-    same = [experiments.evaluate_runs([run], 16)[0].depth for run in (act, pondernet)]
+    same = [score_chains(run.model, run.config, 16).depth for run in (act, pondernet)]
     assert torch.equal(*same)  # two methods of one seed see the same programs
 
 
-def test_evaluate_runs_on_longer_and_deeper_programs(tiny_runs):
-    (deep,) = experiments.evaluate_runs(tiny_runs["act"][:1], 16, max_len=14, max_depth=6)
+def test_score_chains_on_longer_and_deeper_programs(tiny_runs):
+    run = tiny_runs["act"][0]
+    deep = score_chains(run.model, run.config, 16, max_len=14, max_depth=6)
     assert deep.padding_mask.shape == (16, 14) and deep.depth.max() <= 6
     programs = evaluation_batch(tiny_runs["act"][0].config, 16, 14, 6, "cpu")
     assert torch.equal(deep.depth, programs.depth)
     run = tiny_runs["act"][0]
     assert evaluate_chains(run.model, programs, run.config.halting_rule, run.config.generator("sampling", "cpu")).accuracy == deep.accuracy
+
+
+def test_depth_figures_from_evaluations_and_from_summaries_draw_the_same_curves(tiny_runs):
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures.transformer import plot_by_depth, plot_depth_evidence
+
+    evaluations = {method: [run.tests["trained"] for run in runs] for method, runs in tiny_runs.items()}
+    summaries = {method: [run.summary() for run in runs] for method, runs in tiny_runs.items()}
+    live = plot_by_depth(evaluations, "live")
+    evidence = plot_depth_evidence(summaries, "evidence")
+    for left, right in zip(live.axes, evidence.axes):
+        for a, b in zip(left.lines, right.lines):
+            assert list(a.get_xdata()) == list(b.get_xdata())
+            assert a.get_ydata() == pytest.approx(b.get_ydata(), abs=1e-4)  # summaries round to 4 decimals
+    plt.close("all")

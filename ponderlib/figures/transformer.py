@@ -73,10 +73,25 @@ def plot_ponder_heatmap(evaluation: ChainsEvaluation, rows: int = 12, title: str
 def plot_by_depth(runs: Mapping[str, Sequence[ChainsEvaluation]], title: str) -> Figure:
     """Accuracy (left) and mean ponder steps (right) against required depth, one thin line per
     seed and a thick line for the mean, one colour per method (``runs``: method -> evaluations)."""
+    tables = {method: [evaluation.by_depth() for evaluation in evaluations] for method, evaluations in runs.items()}
+    return _plot_depth_tables(tables, title)
+
+
+def plot_depth_evidence(runs: Mapping[str, Sequence[Mapping]], title: str) -> Figure:
+    """:func:`plot_by_depth` from run summaries (a sweep's records, e.g. committed evidence: ``runs`` is
+    method -> summaries with ``accuracy_by_depth`` and ``ponder_steps_by_depth``)."""
+    tables = {
+        method: [{int(d): (s["accuracy_by_depth"][d], s["ponder_steps_by_depth"][d]) for d in s["accuracy_by_depth"]} for s in summaries]
+        for method, summaries in runs.items()
+    }
+    return _plot_depth_tables(tables, title)
+
+
+def _plot_depth_tables(runs: Mapping[str, Sequence[Mapping[int, Sequence[float]]]], title: str) -> Figure:
+    """``runs``: method -> one table per seed, depth -> (accuracy, ponder steps, ...)."""
     fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(10, 3.6))
-    for method, evaluations in runs.items():
+    for method, tables in runs.items():
         color = style.color(method)
-        tables = [evaluation.by_depth() for evaluation in evaluations]
         depths = sorted(set.intersection(*(set(table) for table in tables)))
         for index, (ax, label) in enumerate(((ax_acc, "accuracy"), (ax_steps, "ponder steps"))):
             curves = np.array([[table[d][index] for d in depths] for table in tables])

@@ -92,6 +92,9 @@ class Evidence:
     preset: Preset
     records: list[dict]
 
+    def __repr__(self) -> str:
+        return f"Evidence({self.name!r}: {len(self.records)} of {self.preset.runs} runs)"
+
     @classmethod
     def load(cls, name: str, folder: str | os.PathLike | None = None) -> Evidence:
         """The evidence of the preset ``name``, from ``folder`` (default :func:`evidence_folder`).
@@ -213,7 +216,7 @@ class ClaimCheck:
         whether the live runs above were held to it."""
         def verdict(text: str) -> str:
             if text in self.asserted:
-                return f"yes: holds in all {self.live_runs} live runs"
+                return "yes: holds in the live run" if self.live_runs == 1 else f"yes: holds in all {self.live_runs} live runs"
             if not self.same_setting:
                 return "no: the live runs are not of this setting"
             return "no: below 19 of 20"
@@ -222,6 +225,9 @@ class ClaimCheck:
         return "\n".join(["| claim | in the evidence | checked on the live runs |", "| --- | --- | --- |", *rows])
 
     def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    def __repr__(self) -> str:
         return self.markdown()
 
 
