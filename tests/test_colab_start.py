@@ -42,6 +42,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 
 import ponderlib
+from ponderlib.sweep import PRESETS
 
 pytestmark = pytest.mark.slow  # builds a venv and starts a real kernel: `make test` runs it, `make test-fast` does not
 
@@ -256,7 +257,9 @@ def test_setup_cell_on_colab_installs_the_tag_and_everything_works(colab, kernel
     after = kernel.json(textwrap.dedent("""\
         import importlib.metadata, json, ipywidgets, ponderlib
         from google.colab import output
+        from ponderlib.sweep.evidence import Evidence, evidence_folder
         print(json.dumps({"file": ponderlib.__file__, "version": ponderlib.__version__,
+                          "evidence": str(evidence_folder()), "runs": len(Evidence.load("ut-chains-live").records),
                           "direct_url": json.loads(importlib.metadata.distribution("ponderlib").read_text("direct_url.json")),
                           "ipywidgets": ipywidgets.__version__,
                           "widget_manager": output.custom_widget_manager_enabled}))
@@ -264,6 +267,9 @@ def test_setup_cell_on_colab_installs_the_tag_and_everything_works(colab, kernel
     assert pathlib.Path(after["file"]).is_relative_to(colab.python.parents[1]), after["file"]
     assert not pathlib.Path(after["file"]).resolve().is_relative_to(ROOT), after["file"]
     assert after["version"] == ponderlib.__version__
+    # The committed evidence comes with the install, so the chapters read it on Colab too.
+    assert pathlib.Path(after["evidence"]).is_relative_to(colab.python.parents[1]), after["evidence"]
+    assert after["runs"] == PRESETS["ut-chains-live"].runs
     assert after["direct_url"]["url"] == REPOSITORY_URL
     assert after["direct_url"]["vcs_info"]["requested_revision"] == TAG
     assert after["direct_url"]["vcs_info"]["commit_id"] == colab.commit, "not the local stand-in for GitHub"

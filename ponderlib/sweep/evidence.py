@@ -11,13 +11,16 @@ claim about its own live run::
     assert learns.holds_in_most_seeds  # at least 19 of 20: a claim a live run may assert
 
 The folder is ``PONDERLIB_EVIDENCE`` when set, else the ``evidence/`` folder of the repository
-``ponderlib`` was loaded from (a clone, or the copy ``make book`` executes).
+``ponderlib`` was loaded from (a clone, or the copy ``make book`` executes), else the copy a pip install
+puts under ``<prefix>/share/ponderlib/evidence`` (on Colab, say).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import site
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,12 +38,15 @@ MOST_SEEDS = Fraction(19, 20)
 
 
 def evidence_folder() -> Path:
-    """Where the evidence files are: ``$PONDERLIB_EVIDENCE``, else ``evidence/`` in the repository
-    that holds this ``ponderlib``."""
+    """Where the evidence files are: ``$PONDERLIB_EVIDENCE``; else ``evidence/`` in the repository
+    that holds this ``ponderlib``; else the copy installed with it (``<prefix>/share/ponderlib/evidence``,
+    the ``data-files`` of pyproject.toml); else the repository's folder, missing."""
     configured = os.environ.get(EVIDENCE_VARIABLE)
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[2] / "evidence"
+    checkout = Path(__file__).resolve().parents[2] / "evidence"
+    installed = [Path(prefix) / "share" / "ponderlib" / "evidence" for prefix in (sys.prefix, site.USER_BASE) if prefix]
+    return next((folder for folder in [checkout, *installed] if folder.is_dir()), checkout)
 
 
 @dataclass(frozen=True)
