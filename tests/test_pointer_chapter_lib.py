@@ -129,6 +129,65 @@ def test_still_rising_compares_the_end_with_the_middle():
         experiments.still_rising(history, "exact_match")
 
 
+def test_rising_at_end_by_hand():
+    assert experiments.rising_at_end([0.1, 0.3, 0.2, 0.4])  # 0.4 > values[2] = 0.2
+    assert not experiments.rising_at_end([0.1, 0.5, 0.5])  # 0.5 is not above values[1] = 0.5
+    assert not experiments.rising_at_end([0.7])  # one evaluation: its own middle
+    assert experiments.rising_at_end((0.1, 0.2, 0.3, 0.35, 0.4, 0.45))  # values[3] = 0.35
+    with pytest.raises(ValueError, match="values"):
+        experiments.rising_at_end([])
+
+
+def test_still_rising_reads_a_summarys_curve_as_a_history(hull_run):
+    curve = {"update": [50, 100, 150, 200], "loss": [1.0, 0.8, 0.7, 0.6], "accuracy": [0.1, 0.3, 0.2, 0.4]}
+    assert experiments.still_rising(curve, "accuracy") and not experiments.still_rising(curve, "loss")
+    with pytest.raises(ValueError, match="metric"):
+        experiments.still_rising(curve, "area_coverage")
+    summary = hull_run.summary()  # what the sweep writes as evidence: the same verdict as the live history
+    for metric in ("accuracy", "area_coverage"):
+        assert experiments.still_rising(summary["curve"], metric) == experiments.still_rising(hull_run.history, metric)
+
+
+def test_length_evidence_figure_draws_every_seed_and_their_mean():
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures.pointer import length_evidence_figure
+
+    summaries = [
+        {"exact_match_by_length": {"5": 1.0, "10": 0.9, "20": 0.5}},
+        {"exact_match_by_length": {"5": 0.8, "10": 0.7, "20": 0.3}},
+    ]
+    fig = length_evidence_figure(summaries, trained_max=10, title="evidence")
+    lines = fig.axes[0].lines
+    assert len(lines) == 3  # two seeds, then the mean
+    assert list(lines[0].get_xdata()) == [5, 10, 20] and list(lines[1].get_ydata()) == [0.8, 0.7, 0.3]
+    assert lines[2].get_ydata() == pytest.approx([0.9, 0.8, 0.4])
+    with pytest.raises(ValueError, match="summaries"):
+        length_evidence_figure([], 10, "none")
+    plt.close("all")
+
+
+def test_hull_training_figures_from_histories_and_from_summaries_draw_the_same_curves(hull_run):
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures.pointer import hull_training_evidence_figure, hull_training_figure
+
+    live = hull_training_figure({2: hull_run.history}, "live")
+    evidence = hull_training_evidence_figure([hull_run.summary(), hull_run.summary()], "evidence")
+    for left, right in zip(live.axes, evidence.axes):
+        (seed,) = left.lines
+        assert list(seed.get_xdata()) == list(right.lines[0].get_xdata())
+        assert right.lines[0].get_ydata() == pytest.approx(seed.get_ydata(), abs=1e-4)  # summaries round to 4 decimals
+        assert right.lines[2].get_ydata() == pytest.approx(seed.get_ydata(), abs=1e-4)  # the mean of two equal runs
+    other = hull_run.summary()
+    other["curve"] = {**other["curve"], "update": [u + 1 for u in other["curve"]["update"]]}
+    with pytest.raises(ValueError, match="same training updates"):
+        hull_training_evidence_figure([hull_run.summary(), other], "mismatch")
+    with pytest.raises(ValueError, match="summaries"):
+        hull_training_evidence_figure([], "none")
+    plt.close("all")
+
+
 def test_examples_leave_the_model_in_its_mode(sort_run):
     sort_run.model.train()
     experiments.sort_examples(sort_run, 1, 5, 5)

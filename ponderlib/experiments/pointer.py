@@ -1,6 +1,7 @@
 """What chapter 3 computes about pointer networks on sorting and convex hulls: summaries over seeds,
 beam search against greedy decoding on the same arrays, decoded examples for the attention maps and
-the hull pictures, and whether a run was still improving when its budget ended.
+the hull pictures, and whether a run was still improving when its budget ended (from its history, or
+from the learning curve its summary holds, as the committed evidence does).
 
 Every set drawn here after training comes from the ``"scoring"`` stream of the run's own seed
 (:func:`~ponderlib.core.seeds.stream_generator`): a chapter names the run and the sizes, never a seed.
@@ -173,10 +174,20 @@ def metric_by_points(results: Sequence[HullResult], metric: str) -> dict[int, li
     return {n: [getattr(run[n], metric) for run in by_points] for n in by_points[0]}
 
 
-def still_rising(history: History, metric: str) -> bool:
-    """Whether held-out ``metric`` was still improving when the budget ended: its last value is above
-    its value halfway through the evaluations (``values[len(values) // 2]``)."""
-    values = history.metrics.get(metric)
-    if not values:
-        raise ValueError(f"metric must be one the history recorded ({', '.join(map(repr, history.metrics))}); got {metric!r}")
+def rising_at_end(values: Sequence[float]) -> bool:
+    """Whether a learning curve (one held-out value per evaluation, at least one) was still improving when
+    the budget ended: its last value is above its value halfway through (``values[len(values) // 2]``)."""
+    if len(values) == 0:
+        raise ValueError("values must hold at least one evaluation, got none")
     return values[-1] > values[len(values) // 2]
+
+
+def still_rising(curve: History | Mapping[str, Sequence[float]], metric: str) -> bool:
+    """:func:`rising_at_end` of held-out ``metric``, read from a run's :class:`~ponderlib.core.engine.History`
+    or from a learning curve as a run's summary holds it (``summary["curve"]``, :meth:`History.curve`),
+    so that a live run and the committed evidence are judged alike."""
+    metrics = curve.metrics if isinstance(curve, History) else curve
+    values = metrics.get(metric)
+    if not values:
+        raise ValueError(f"metric must be one the curve recorded ({', '.join(map(repr, metrics))}); got {metric!r}")
+    return rising_at_end(values)

@@ -1,11 +1,14 @@
 """Figures of chapter 3: attention maps, training curves of the decoders, exact match against
-array length, convex hulls predicted against true. Colours and labels are the book's (:mod:`ponderlib.figures.style`)."""
+array length, convex hulls predicted against true; exact match against length and the hulls' learning
+curves also from run summaries (a preset's committed evidence, every seed and their mean). Colours and
+labels are the book's (:mod:`ponderlib.figures.style`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
+import numpy as np
 import torch
 from matplotlib.figure import Figure
 
@@ -107,6 +110,37 @@ def length_curve_figure(
     return fig
 
 
+def length_evidence_figure(summaries: Sequence[Mapping], trained_max: int, title: str) -> Figure:
+    """Exact match against array length from run summaries (``exact_match_by_length``, as a sorting run
+    with ``test_max_len`` reports it; e.g. a preset's committed evidence): a thin line per run, a thick
+    line for their mean, lengths past training shaded.
+
+    Args:
+        summaries: one summary per seed, each with ``exact_match_by_length`` (``{"5": value, ...}``).
+        trained_max: the longest length seen in training.
+        title: the figure's title.
+    """
+    if len(summaries) == 0:
+        raise ValueError("summaries must hold at least one run, got none")
+    lengths = sorted(int(n) for n in summaries[0]["exact_match_by_length"])
+    curves = np.array([[summary["exact_match_by_length"][str(n)] for n in lengths] for summary in summaries], dtype=float)
+    color = style.color("pointer")
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    ax.axvspan(trained_max + 0.5, lengths[-1] + 0.5, color="0.93", zorder=0)
+    for k, curve in enumerate(curves):
+        ax.plot(lengths, curve, color=color, lw=0.8, alpha=0.4, label=f"each of {len(curves)} seeds" if k == 0 else None)
+    ax.plot(lengths, curves.mean(axis=0), "o-", color=color, lw=2.2, label=f"mean of {len(curves)} seeds")
+    low = float(np.nanmin(curves))
+    ax.text(trained_max + 0.7, low + 0.1 * (1.0 - low), "longer than trained", color="0.4")
+    ax.set_xlabel("array length n (elements)")
+    ax.set_ylabel("exact match (fraction)")
+    ax.set_ylim(low - 0.05 * (1.0 - low) - 0.01, 1.005)
+    ax.set_title(title)
+    ax.legend(loc="lower left", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 def pointer_diagram_figure(values: Sequence[float], pointers: Sequence[int], title: str) -> Figure:
     """The intuition picture: each output step is an arrow to an input position, not a word.
 
@@ -200,6 +234,30 @@ def hull_training_figure(histories: Mapping[int, History], title: str) -> Figure
         kwargs = {"color": style.color("pointer"), "linestyle": line_style, "marker": ".", "label": f"seed {seed}"}
         ax_acc.plot(history.update, history.metrics["accuracy"], **kwargs)
         ax_area.plot(history.update, history.metrics["area_coverage"], **kwargs)
+    ax_acc.set(xlabel="training updates", ylabel="held-out accuracy (fraction of exact hulls)", ylim=(-0.02, 1.02))
+    ax_area.set(xlabel="training updates", ylabel="held-out area coverage (fraction)", ylim=(0.5, 1.01))
+    ax_acc.legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def hull_training_evidence_figure(summaries: Sequence[Mapping], title: str) -> Figure:
+    """:func:`hull_training_figure` from run summaries (their ``curve``: ``update``, ``accuracy`` and
+    ``area_coverage`` at every evaluation; e.g. a preset's committed evidence): a thin line per run and a
+    thick line for their mean."""
+    if len(summaries) == 0:
+        raise ValueError("summaries must hold at least one run, got none")
+    updates = summaries[0]["curve"]["update"]
+    if any(summary["curve"]["update"] != updates for summary in summaries):
+        raise ValueError("every summary's curve must be evaluated at the same training updates")
+    color = style.color("pointer")
+    fig, (ax_acc, ax_area) = plt.subplots(1, 2, figsize=(10, 3.4))
+    for ax, metric in ((ax_acc, "accuracy"), (ax_area, "area_coverage")):
+        curves = np.array([summary["curve"][metric] for summary in summaries], dtype=float)
+        for k, curve in enumerate(curves):
+            ax.plot(updates, curve, color=color, lw=0.8, alpha=0.4, label=f"each of {len(curves)} seeds" if k == 0 else None)
+        ax.plot(updates, curves.mean(axis=0), "o-", color=color, lw=2.2, ms=3, label=f"mean of {len(curves)} seeds")
     ax_acc.set(xlabel="training updates", ylabel="held-out accuracy (fraction of exact hulls)", ylim=(-0.02, 1.02))
     ax_area.set(xlabel="training updates", ylabel="held-out area coverage (fraction)", ylim=(0.5, 1.01))
     ax_acc.legend(fontsize=8)
