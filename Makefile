@@ -8,7 +8,7 @@
 #   make execute  re-execute the committed chapters in place (their outputs and widget state)
 #   make html     build the committed chapters as they are (no execution) into _build/html
 #   make lock     recompile requirements/runtime.txt and requirements/build.txt from their inputs
-#   make evidence [PRESET=name]  run or resume every sweep preset (or one) into evidence/<preset>.jsonl
+#   make evidence [PRESET=name] [SWEEP_FLAGS=...]  run or resume every sweep preset (or one) into evidence/<preset>.jsonl
 
 PYTHON ?= python3
 VENV := .venv
@@ -71,12 +71,14 @@ html: setup
 # The evidence the chapters read: each sweep preset (ponderlib.sweep.presets) run, or resumed where it
 # stopped, into evidence/<preset>.jsonl on local worker processes, one per core (one torch thread
 # each), or on a GPU when there is one. PRESET=name runs one; every preset otherwise (the papers' own
-# take days on a CPU). Commit the file as it grows: the same command resumes it.
+# take days on a CPU). SWEEP_FLAGS="--executor ray --address auto" runs them on a Ray cluster. Commit
+# the file as it grows: the same command resumes it.
 PRESET ?= $(shell $(BIN)/python -c "from ponderlib.sweep import PRESETS; print(*PRESETS)" 2>/dev/null)
+SWEEP_FLAGS ?= --executor pool
 evidence: setup
 	mkdir -p evidence
 	for preset in $(PRESET); do \
-		$(BIN)/python -m ponderlib sweep --preset $$preset --results evidence/$$preset.jsonl --executor pool || exit $$?; \
+		$(BIN)/python -m ponderlib sweep --preset $$preset --results evidence/$$preset.jsonl $(SWEEP_FLAGS) || exit $$?; \
 	done
 
 # pip-tools in a throwaway virtualenv; torch is left out of both locks (see requirements/runtime.in).

@@ -26,6 +26,8 @@ AXIS_LABELS = {
     "beta": r"KL weight $\beta$",
     "n_elems": "parity vector length (elements)",
     "hidden": "GRU cell size (units)",
+    "halting_bias_init": "initial halting bias $b_h$",
+    "ponder_difficulty_correlation": "r(difficulty, ponder steps)",
     "final_accuracy": "held-out accuracy (fraction correct)",
     "mean_ponder_steps": "mean ponder steps at inference",
     "exact_match": "exact match on the test set (fraction)",
