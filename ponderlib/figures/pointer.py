@@ -234,6 +234,11 @@ def hull_training_figure(histories: Mapping[int, History], title: str) -> Figure
         kwargs = {"color": style.color("pointer"), "linestyle": line_style, "marker": ".", "label": f"seed {seed}"}
         ax_acc.plot(history.update, history.metrics["accuracy"], **kwargs)
         ax_area.plot(history.update, history.metrics["area_coverage"], **kwargs)
+    return _finish_hull_training(fig, ax_acc, ax_area, title)
+
+
+def _finish_hull_training(fig: Figure, ax_acc, ax_area, title: str) -> Figure:
+    """The axes, legend and title the two hull training figures share."""
     ax_acc.set(xlabel="training updates", ylabel="held-out accuracy (fraction of exact hulls)", ylim=(-0.02, 1.02))
     ax_area.set(xlabel="training updates", ylabel="held-out area coverage (fraction)", ylim=(0.5, 1.01))
     ax_acc.legend(fontsize=8)
@@ -258,9 +263,4 @@ def hull_training_evidence_figure(summaries: Sequence[Mapping], title: str) -> F
         for k, curve in enumerate(curves):
             ax.plot(updates, curve, color=color, lw=0.8, alpha=0.4, label=f"each of {len(curves)} seeds" if k == 0 else None)
         ax.plot(updates, curves.mean(axis=0), "o-", color=color, lw=2.2, ms=3, label=f"mean of {len(curves)} seeds")
-    ax_acc.set(xlabel="training updates", ylabel="held-out accuracy (fraction of exact hulls)", ylim=(-0.02, 1.02))
-    ax_area.set(xlabel="training updates", ylabel="held-out area coverage (fraction)", ylim=(0.5, 1.01))
-    ax_acc.legend(fontsize=8)
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+    return _finish_hull_training(fig, ax_acc, ax_area, title)
