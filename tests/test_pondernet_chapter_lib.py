@@ -100,7 +100,7 @@ def test_pondernet_plots_return_labelled_figures(tiny_runs):
         plots.plot_halting_vs_prior({"a": sweep[0].halting_probs, "b": sweep[0].halting_probs}, geometric_prior(0.5, 5), 0.5),
         plots.plot_training_histories({m: r.history for m, r in runs.items()}),
         plots.plot_by_difficulty(evaluations, trained_max=2),
-        plots.plot_sensitivity(sweep, sweep),
+        plots.plot_sensitivity({0.5: sweep}, {0.3: sweep * 2, 0.5: sweep * 2}, title="two seeds"),
     ]
     for figure in figures:
         assert figure.axes and all(ax.get_xlabel() or ax.get_title() for ax in figure.axes)
@@ -144,6 +144,10 @@ def test_chapter_2_diagnostic_plots(tiny_runs):
             {"PonderNet": [evaluations["pondernet"]] * 2, "ACT": [evaluations["act"]] * 2},
             {"PonderNet": "pondernet", "ACT": "act"}, trained_max=2
         ),
+        plots.plot_seeds_by_difficulty(  # summaries, as the evidence holds them
+            {"PonderNet": [tiny_runs["pondernet"].summary()] * 2, "ACT": [tiny_runs["act"].summary()]},
+            {"PonderNet": "pondernet", "ACT": "act"}, trained_max=2
+        ),
     ]
     for figure in figures:
         assert figure.axes and all(ax.get_xlabel() or ax.get_title() or ax.get_ylabel() for ax in figure.axes)
@@ -159,3 +163,50 @@ def test_parity_config_prior_truncation_reaches_the_loss_and_the_summary():
     assert result.summary()["config"]["prior_truncation"] == "last"
     with pytest.raises(ValueError, match="prior_truncation must be one of"):
         ParityConfig(prior_truncation="first").validate()
+
+
+def test_difficulty_summary_reads_a_result_and_its_summary_alike():
+    result = train_parity(ParityConfig(**{**TINY.__dict__, "max_nonzero": 2}))
+    summary = result.summary()
+    from_result, from_summary = pondernet_experiments.DifficultySummary.of(result), pondernet_experiments.DifficultySummary.of(summary)
+    assert from_result == from_summary
+    by_difficulty = summary["accuracy_by_difficulty"]
+    assert from_summary.accuracy == pytest.approx((by_difficulty["1"] + by_difficulty["2"]) / 2)
+    assert from_summary.extrapolation == from_summary.hardest == by_difficulty["3"]
+    expected = summary["expected_ponder_steps_by_difficulty"]
+    assert (from_summary.easiest_expected, from_summary.hardest_expected) == (expected["1"], expected["2"])
+    assert from_summary.expected_change == pytest.approx(abs(expected["2"] - expected["1"]))
+    assert from_summary.trend == pytest.approx(1.0 if expected["2"] > expected["1"] else -1.0)
+    with pytest.raises(ValueError, match="fewer than n_elems"):
+        pondernet_experiments.DifficultySummary.of(train_parity(TINY))
+    with pytest.raises(ValueError, match="score every difficulty"):
+        pondernet_experiments.DifficultySummary.of({**summary, "expected_ponder_steps_by_difficulty": None})
+    with pytest.raises(ValueError, match="summary"):
+        pondernet_experiments.DifficultySummary.of([1, 2])
+
+
+def test_halting_summary_reads_the_mean_halting_distribution(tiny_runs):
+    run = tiny_runs["pondernet"]
+    halting, from_summary = parity_experiments.HaltingSummary.of(run), parity_experiments.HaltingSummary.of(run.summary())
+    assert torch.equal(halting.halting_probs, from_summary.halting_probs)
+    assert (halting.accuracy, halting.mean_ponder_steps) == (from_summary.accuracy, from_summary.mean_ponder_steps)
+    p = halting.halting_probs
+    assert p.shape == (TINY.max_ponder_steps,) and p.sum().item() == pytest.approx(1.0, abs=1e-3)
+    assert halting.accuracy == run.summary()["interpolation_accuracy"] and halting.error == pytest.approx(1 - halting.accuracy)
+    assert halting.expected_ponder_steps == pytest.approx(sum((n + 1) * v for n, v in enumerate(p.tolist())))
+    assert halting.mass_on_cap == p[-1].item() and halting.mass_on(1) == p[0].item()
+    assert halting.mass_on(2, 4) == pytest.approx(p[1:4].sum().item())
+    assert halting.mass_after(1) == pytest.approx(1 - p[0].item(), abs=1e-3) and halting.mass_after(TINY.max_ponder_steps) == 0
+    with pytest.raises(ValueError, match="last"):
+        halting.mass_on(3, 2)
+    with pytest.raises(ValueError, match="halting_distribution"):
+        parity_experiments.HaltingSummary.of({**run.summary(), "halting_distribution": None})
+
+
+def test_halting_summary_pads_a_short_unroll_to_max_ponder_steps(tiny_runs):
+    summary = tiny_runs["pondernet"].summary()
+    short = {**summary, "halting_distribution": [0.5, 0.3, 0.2]}  # the unroll stopped after step 3 of 5
+    halting = parity_experiments.HaltingSummary.of(short)
+    assert halting.halting_probs.tolist() == pytest.approx([0.5, 0.3, 0.2, 0.0, 0.0])
+    assert halting.mass_on_cap == 0.0 and halting.mass_after(3) == 0.0
+    assert halting.expected_ponder_steps == pytest.approx(0.5 + 0.6 + 0.6)

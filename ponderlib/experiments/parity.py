@@ -1,5 +1,6 @@
 """Parity runs the chapters on ACT and PonderNet share: models trained once per value of a config field,
-scored on one test batch, and each sample's ponder steps beside its difficulty.
+scored on one test batch, each sample's ponder steps beside its difficulty, and what a run's summary
+says about its halting (:class:`HaltingSummary`, the same for a live run and a record of the evidence).
 
 In memory, for a chapter's few runs; the resumable runner over seeds and settings, whose results
 are committed as evidence, is :mod:`ponderlib.sweep`.
@@ -7,8 +8,9 @@ are committed as evidence, is :mod:`ponderlib.sweep`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import torch
 
@@ -29,6 +31,84 @@ def mean_of(items: Sequence[object], attribute: str) -> float:
 def distribution_mean(halting_probs: torch.Tensor) -> float:
     """``E[n] = sum_n n p_n`` of one halting distribution (or prior) ``p`` of shape ``(N,)``."""
     return expected_ponder_steps(halting_probs.unsqueeze(0)).item()
+
+
+def run_summary(run: Any) -> Mapping[str, Any]:
+    """A run's JSON summary: ``run.summary()`` for a trained result, ``run`` itself when it is already a
+    summary (a record of the committed evidence, :meth:`ponderlib.sweep.evidence.Evidence.runs`)."""
+    if hasattr(run, "summary"):
+        return run.summary()
+    if isinstance(run, Mapping):
+        return run
+    raise ValueError(f"run must be a trained result or its summary (a mapping), got {type(run).__name__}")
+
+
+@dataclass(frozen=True, eq=False)
+class HaltingSummary:
+    """What a parity run's summary says about its accuracy and its halting: the same numbers for a run
+    trained live and for a record of the evidence, so that a claim about one is a claim about the other.
+
+    Attributes:
+        accuracy: accuracy over the difficulties seen in training, each scored on the same number of
+            fresh vectors (the summary's ``interpolation_accuracy``); ``error = 1 - accuracy``.
+        mean_ponder_steps: mean ponder steps executed at inference on the held-out set, at the last
+            evaluation (``N(t)`` for ACT, the sampled halting step for PonderNet).
+        halting_probs: the mean halting distribution ``p_n`` over the difficulties seen in training,
+            shape ``(max_ponder_steps,)``, step 1 first: the summary's ``halting_distribution``, which
+            stops at the last step the unroll ran (that step took the mass left, less than the
+            model's ``unroll_tolerance``), zero-padded to ``max_ponder_steps`` as
+            :func:`mean_halting_distribution` pads, so that the last entry is the mass on the cap.
+    """
+
+    accuracy: float
+    mean_ponder_steps: float
+    halting_probs: torch.Tensor
+
+    @classmethod
+    def of(cls, run: Any) -> HaltingSummary:
+        """From a trained :class:`~ponderlib.tasks.parity.ParityResult` or its summary.
+
+        Raises:
+            ValueError: the summary has no halting distribution (records written before summaries
+                carried one, or a run never scored by difficulty).
+        """
+        summary = run_summary(run)
+        if summary.get("halting_distribution") is None:
+            raise ValueError("run's summary must have a halting_distribution (a run scored at every difficulty)")
+        probs = torch.tensor(summary["halting_distribution"], dtype=torch.float64)  # (n_run,)
+        return cls(
+            accuracy=summary["interpolation_accuracy"],
+            mean_ponder_steps=summary["mean_ponder_steps"],
+            halting_probs=mean_halting_distribution(probs.unsqueeze(0), summary["config"]["max_ponder_steps"]),
+        )
+
+    @property
+    def error(self) -> float:
+        """``1 - accuracy``."""
+        return 1.0 - self.accuracy
+
+    @property
+    def expected_ponder_steps(self) -> float:
+        """``E_p[n] = sum_n n p_n`` of :attr:`halting_probs`."""
+        return distribution_mean(self.halting_probs)
+
+    @property
+    def mass_on_cap(self) -> float:
+        """``p_N``, the halting probability on the last step ``N = max_ponder_steps``."""
+        return self.halting_probs[-1].item()
+
+    def mass_on(self, first: int, last: int | None = None) -> float:
+        """The halting probability on ponder steps ``first..last`` (1-based, both included; ``last``
+        defaults to ``first``: one step)."""
+        last = first if last is None else last
+        check_int("first", first, minimum=1, maximum=len(self.halting_probs))
+        check_int("last", last, minimum=first, maximum=len(self.halting_probs))
+        return self.halting_probs[first - 1:last].sum().item()
+
+    def mass_after(self, step: int) -> float:
+        """The halting probability on every ponder step after ``step`` (0 after the last)."""
+        check_int("step", step, minimum=0, maximum=len(self.halting_probs))
+        return self.halting_probs[step:].sum().item()
 
 
 @dataclass

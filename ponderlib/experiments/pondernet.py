@@ -1,18 +1,20 @@
 """What chapter 2 computes about PonderNet on parity: one run per prior parameter, ACT and PonderNet
-on equal terms, the compute real halting saves, and every ponder step's own accuracy."""
+on equal terms, the compute real halting saves, every ponder step's own accuracy, and the numbers a
+run's summary gives against difficulty (:class:`DifficultySummary`, for live runs and evidence alike)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import torch
 
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation
 from ponderlib.core.validation import check_int
-from ponderlib.experiments.parity import ValueRun, train_each_value
+from ponderlib.experiments.parity import ValueRun, run_summary, train_each_value
 from ponderlib.mechanisms.pondernet import PonderNet
 from ponderlib.tasks.parity import DifficultyEvaluation, ParityConfig, ParityResult, train_parity
 from ponderlib.tasks.parity_data import parity_batch
@@ -179,7 +181,8 @@ def step_accuracy_by_difficulty(
 @dataclass(frozen=True)
 class DifficultySummary:
     """The numbers chapter 2 compares across methods and seeds, from one parity run's scores at every
-    difficulty (:attr:`ponderlib.tasks.parity.ParityResult.by_difficulty`).
+    difficulty, read from its summary: the same numbers for a run trained live and for a record of the
+    committed evidence, so that a claim counted in the evidence is checked on a live run as it was counted.
 
     Attributes:
         accuracy: mean accuracy over the difficulties seen in training (interpolation).
@@ -189,8 +192,8 @@ class DifficultySummary:
         expected_ponder_steps: mean ``E[n]`` over the trained difficulties.
         easiest_expected: ``E[n]`` at the easiest trained difficulty.
         hardest_expected: ``E[n]`` at the hardest trained difficulty.
-        trend: :func:`expected_steps_trend` over the trained difficulties (its sign: whether ``E[n]``
-            grows with difficulty).
+        trend: Pearson's ``r`` between difficulty and ``E[n]`` over the trained difficulties
+            (:func:`expected_steps_trend`; its sign: whether ``E[n]`` grows with difficulty).
     """
 
     accuracy: float
@@ -202,26 +205,52 @@ class DifficultySummary:
     hardest_expected: float
     trend: float
 
+    @property
+    def expected_change(self) -> float:
+        """How far ``E[n]`` moves between the easiest and the hardest trained difficulty, either way."""
+        return abs(self.hardest_expected - self.easiest_expected)
+
     @classmethod
-    def of(cls, result: ParityResult) -> DifficultySummary:
-        """The summary of a trained run whose training range leaves some difficulties unseen."""
-        config, evaluation = result.config, result.by_difficulty
-        trained = range(config.min_nonzero, (config.max_nonzero or config.n_elems) + 1)
-        unseen = range(trained.stop, config.n_elems + 1)
+    def of(cls, run: ParityResult | Mapping[str, Any]) -> DifficultySummary:
+        """The summary of a run whose training range leaves some difficulties unseen: a trained
+        :class:`~ponderlib.tasks.parity.ParityResult` or its summary (``result.summary()``, or a record
+        of the evidence), read from the summary's per-difficulty entries (4 decimals) either way.
+
+        Raises:
+            ValueError: the run was trained on every difficulty (nothing is unseen), or its summary
+                has no per-difficulty scores.
+        """
+        summary = run_summary(run)
+        config = summary["config"]
+        trained = range(config["min_nonzero"], (config["max_nonzero"] or config["n_elems"]) + 1)
+        unseen = range(trained.stop, config["n_elems"] + 1)
         if not unseen:
-            raise ValueError(f"result must be trained on fewer than n_elems = {config.n_elems} non-zero entries")
-        in_range = torch.isin(evaluation.difficulty, torch.tensor(list(trained)))  # (D,)
-        expected = evaluation.expected_ponder_steps[in_range]  # (trained,)
+            raise ValueError(f"run must be trained on fewer than n_elems = {config['n_elems']} non-zero entries")
+        missing = [key for key in _BY_DIFFICULTY if summary.get(key) is None]
+        if missing:
+            raise ValueError(f"run's summary must score every difficulty; it has no {', '.join(missing)}")
+
+        def at(key: str, difficulties: range) -> list[float]:
+            return [summary[key][str(d)] for d in difficulties]
+
+        expected = at("expected_ponder_steps_by_difficulty", trained)
         return cls(
-            accuracy=evaluation.accuracy_on(trained),
-            extrapolation=evaluation.accuracy_on(unseen),
-            hardest=evaluation.accuracy[-1].item(),
-            ponder_steps=evaluation.ponder_steps[in_range].mean().item(),
-            expected_ponder_steps=expected.mean().item(),
-            easiest_expected=expected[0].item(),
-            hardest_expected=expected[-1].item(),
-            trend=expected_steps_trend(evaluation, trained),
+            accuracy=_mean(at("accuracy_by_difficulty", trained)),
+            extrapolation=_mean(at("accuracy_by_difficulty", unseen)),
+            hardest=summary["accuracy_by_difficulty"][str(config["n_elems"])],
+            ponder_steps=_mean(at("ponder_steps_by_difficulty", trained)),
+            expected_ponder_steps=_mean(expected),
+            easiest_expected=expected[0],
+            hardest_expected=expected[-1],
+            trend=pearson_correlation(torch.tensor(list(trained), dtype=torch.float64), torch.tensor(expected, dtype=torch.float64)),
         )
+
+
+_BY_DIFFICULTY = ("accuracy_by_difficulty", "ponder_steps_by_difficulty", "expected_ponder_steps_by_difficulty")
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
 
 
 def expected_steps_trend(evaluation: DifficultyEvaluation, difficulties: Sequence[int]) -> float:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib.pyplot as plt
 import torch
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 from ponderlib.figures import style
 
@@ -143,25 +144,40 @@ def plot_by_difficulty(evaluations: Mapping[str, object], trained_max: int | Non
     return fig
 
 
-def plot_sensitivity(act_runs: Sequence[object], pondernet_runs: Sequence[object]) -> Figure:
-    """ACT against ``tau`` and PonderNet against ``lambda_p``: accuracy (top) and ponder steps (bottom).
+def plot_sensitivity(
+    act_runs: Mapping[float, Sequence[object]], pondernet_runs: Mapping[float, Sequence[object]], title: str | None = None
+) -> Figure:
+    """ACT against ``tau`` and PonderNet against ``lambda_p``: accuracy (top) and ponder steps (bottom),
+    a thin line per seed and a thick one for the mean over seeds.
 
     Args:
-        act_runs, pondernet_runs: :class:`ponderlib.experiments.parity.ValueRun` lists, ``value`` being
-            ``tau`` and ``lambda_p``.
+        act_runs, pondernet_runs: ``tau`` (and ``lambda_p``) -> the runs at that value, one per seed,
+            in the same seed order at every value; each has ``accuracy`` and ``mean_ponder_steps``
+            (:class:`ponderlib.experiments.parity.HaltingSummary`).
     """
     fig, axes = plt.subplots(2, 2, figsize=(9.0, 5.4), sharex="col")
     for column, (runs, method, name) in enumerate(((act_runs, "act", r"$\tau$"), (pondernet_runs, "pondernet", r"$\lambda_p$"))):
-        values = [run.value for run in runs]
+        values = list(runs)
+        seeds = min(len(seed_runs) for seed_runs in runs.values())
         color = style.color(method)
-        axes[0, column].plot(values, [run.accuracy for run in runs], "o-", color=color)
-        axes[1, column].plot(values, [run.mean_ponder_steps for run in runs], "o-", color=color)
+        for row, attribute in enumerate(("accuracy", "mean_ponder_steps")):
+            table = torch.tensor([[float(getattr(run, attribute)) for run in runs[value][:seeds]] for value in values])  # (V, S)
+            if seeds > 1:
+                for seed_values in table.T:
+                    axes[row, column].plot(values, seed_values.tolist(), "-", color=color, lw=0.6, alpha=0.35)
+            label = f"mean of {seeds} seeds" if seeds > 1 else "one seed"
+            axes[row, column].plot(values, table.mean(dim=1).tolist(), "o-", color=color, lw=2, ms=4, label=label)
         axes[0, column].set_title(f"{method}: sensitivity to {name}")
         axes[0, column].set_ylim(0.4, 1.02)
+        axes[0, column].legend(fontsize=8)
         axes[1, column].set_xlabel(f"{name} (log scale)")
         axes[1, column].set_xscale("log")
-    axes[0, 0].set_ylabel("held-out accuracy")
-    axes[1, 0].set_ylabel("mean ponder steps")
+        axes[1, column].set_xticks(values, [f"{value:g}" for value in values])  # the grid's values, no minor labels
+        axes[1, column].xaxis.set_minor_formatter(NullFormatter())
+    axes[0, 0].set_ylabel("accuracy")
+    axes[1, 0].set_ylabel("mean ponder steps at inference")
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     return fig
 
@@ -228,6 +244,21 @@ def plot_step_accuracy(step_accuracies: Mapping[str, object], trained_max: int |
     return fig
 
 
+def _difficulty_curves(run: object, is_act: bool) -> tuple[list[int], torch.Tensor, torch.Tensor]:
+    """Difficulties, accuracy and ponder steps (``N(t)`` for ACT, ``E[n]`` for PonderNet) of a
+    :class:`~ponderlib.tasks.parity.DifficultyEvaluation` or of a run's summary."""
+    if isinstance(run, Mapping):
+        levels = sorted(run["accuracy_by_difficulty"], key=int)
+        steps_key = "ponder_steps_by_difficulty" if is_act else "expected_ponder_steps_by_difficulty"
+        return (
+            [int(level) for level in levels],
+            torch.tensor([run["accuracy_by_difficulty"][level] for level in levels]),
+            torch.tensor([run[steps_key][level] for level in levels]),
+        )
+    steps = run.ponder_steps if is_act else run.expected_ponder_steps
+    return run.difficulty.tolist(), run.accuracy, steps
+
+
 def plot_seeds_by_difficulty(
     evaluations: Mapping[str, Sequence[object]],
     methods: Mapping[str, str],
@@ -239,7 +270,8 @@ def plot_seeds_by_difficulty(
     Ponder steps are the expected ``E[n]`` for PonderNet and the executed ``N(t)`` for ACT.
 
     Args:
-        evaluations: label -> one :class:`ponderlib.tasks.parity.DifficultyEvaluation` per seed.
+        evaluations: label -> one :class:`ponderlib.tasks.parity.DifficultyEvaluation` per seed, or one
+            run summary per seed (a record of the evidence, with the per-difficulty entries).
         methods: label -> the method those runs trained (``"act"`` or ``"pondernet"``), which sets
             the colour (:func:`ponderlib.figures.style.color`) and which ponder steps are drawn.
         trained_max: the largest difficulty seen in training; harder ones are shaded as unseen.
@@ -250,13 +282,14 @@ def plot_seeds_by_difficulty(
     fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(9.0, 3.6))
     for line_style, (label, runs) in zip(("-", "--", ":"), evaluations.items()):
         color = style.color(methods[label])
-        is_act = methods[label] == "act"
-        difficulty = runs[0].difficulty.tolist()
-        accuracy = torch.stack([run.accuracy for run in runs])  # (S, D)
-        steps = torch.stack([run.ponder_steps if is_act else run.expected_ponder_steps for run in runs])  # (S, D)
+        curves = [_difficulty_curves(run, methods[label] == "act") for run in runs]
+        difficulty = curves[0][0]
+        accuracy = torch.stack([curve[1] for curve in curves])  # (S, D)
+        steps = torch.stack([curve[2] for curve in curves])  # (S, D)
+        thin = 0.5 if len(runs) <= 5 else 0.25
         for ax, values in ((ax_acc, accuracy), (ax_steps, steps)):
             for seed_values in values:
-                ax.plot(difficulty, seed_values.tolist(), line_style, color=color, lw=0.7, alpha=0.5)
+                ax.plot(difficulty, seed_values.tolist(), line_style, color=color, lw=0.7, alpha=thin)
             ax.plot(difficulty, values.mean(dim=0).tolist(), "o" + line_style, color=color, lw=2, ms=4, label=f"{label} (mean of {len(runs)})")
     ax_acc.set_ylabel("accuracy")
     ax_acc.axhline(0.5, color="#999999", lw=0.8)
