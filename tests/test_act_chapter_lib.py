@@ -25,7 +25,6 @@ from ponderlib.experiments.act import (
     train_tau_grid,
     train_tracking_difficulty,
 )
-from ponderlib.experiments.parity import PonderByDifficulty
 from ponderlib.figures import style
 from ponderlib.figures.act import (
     plot_halting_sum,
@@ -61,18 +60,6 @@ def test_pearson_correlation_known_values():
 def test_pearson_correlation_rejects_mismatched_shapes():
     with pytest.raises(ValueError, match="same length"):
         pearson_correlation(torch.ones(3), torch.ones(4))
-
-
-def test_mean_ponder_steps_per_difficulty_known_values():
-    ponder = PonderByDifficulty(
-        difficulty=torch.tensor([1, 1, 2, 3, 3]),
-        ponder_steps=torch.tensor([1, 3, 2, 4, 6]),
-        correct=torch.ones(5, dtype=torch.bool),
-        correlation=0.0,
-    )
-    levels, means = ponder.mean_ponder_steps_per_difficulty()
-    assert levels.tolist() == [1, 2, 3]
-    assert means.tolist() == [2.0, 2.0, 5.0]
 
 
 def test_act_sequence_model_shapes_and_loss_gradient():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -24,7 +26,7 @@ TINY = ParityConfig(
 
 @pytest.fixture(scope="module")
 def tiny_runs():
-    return pondernet_experiments.compare_methods(TINY)
+    return {method: train_parity(replace(TINY, method=method)) for method in ("act", "pondernet")}
 
 
 def test_mean_halting_distribution_pads_to_max_ponder_steps():
@@ -33,37 +35,6 @@ def test_mean_halting_distribution_pads_to_max_ponder_steps():
     assert torch.allclose(mean, torch.tensor([0.75, 0.25, 0.0, 0.0]))
     with pytest.raises(ValueError, match="max_ponder_steps"):
         parity_experiments.mean_halting_distribution(probs, 1)
-
-
-def test_lambda_p_sweep_returns_one_evaluated_run_per_value():
-    runs = pondernet_experiments.train_each_lambda_p([0.3, 0.7], TINY)
-    assert [run.value for run in runs] == [0.3, 0.7]
-    for run in runs:
-        assert run.result.config.lambda_p == run.value
-        assert 0.0 <= run.accuracy <= 1.0
-        assert 1.0 <= run.mean_ponder_steps <= TINY.max_ponder_steps
-        assert run.halting_probs.shape == (TINY.max_ponder_steps,)
-        assert run.halting_probs.sum().item() == pytest.approx(1.0, abs=1e-5)
-
-
-def test_sweeps_reject_bad_arguments():
-    with pytest.raises(ValueError, match="name"):
-        parity_experiments.train_each_value(TINY, "not_a_field", [1.0])
-    with pytest.raises(ValueError, match="values"):
-        parity_experiments.train_each_value(TINY, "tau", [])
-    with pytest.raises(ValueError, match="method"):
-        pondernet_experiments.train_each_lambda_p([0.5], TINY, method="act")
-
-
-def test_tau_sweep_with_act_and_compare_methods_train_the_same_budget():
-    act_runs = parity_experiments.train_each_value(ParityConfig(**{**TINY.__dict__, "method": "act"}), "tau", [0.01])
-    assert act_runs[0].result.config.method == "act"
-    runs = pondernet_experiments.compare_methods(TINY, act={"tau": 0.05})
-    assert set(runs) == {"act", "pondernet"}
-    assert runs["act"].config.tau == 0.05
-    assert runs["act"].fit.updates == runs["pondernet"].fit.updates == TINY.max_updates
-    with pytest.raises(ValueError, match="method_overrides"):
-        pondernet_experiments.compare_methods(TINY, lstm={})
 
 
 def test_evaluate_by_difficulty_covers_each_difficulty(tiny_runs):
@@ -94,13 +65,13 @@ def test_pondernet_plots_return_labelled_figures(tiny_runs):
     lambdas = torch.tensor([[0.2, 0.5, 0.3]])
     runs = tiny_runs
     evaluations = {m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in runs.items()}
-    sweep = pondernet_experiments.train_each_lambda_p([0.5], TINY)
+    halting = parity_experiments.HaltingSummary.of(runs["pondernet"])
     figures = [
         plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
-        plots.plot_halting_vs_prior({"a": sweep[0].halting_probs, "b": sweep[0].halting_probs}, geometric_prior(0.5, 5), 0.5),
+        plots.plot_halting_vs_prior({"a": halting.halting_probs, "b": halting.halting_probs}, geometric_prior(0.5, 5), 0.5),
         plots.plot_training_histories({m: r.history for m, r in runs.items()}),
         plots.plot_by_difficulty(evaluations, trained_max=2),
-        plots.plot_sensitivity({0.5: sweep}, {0.3: sweep * 2, 0.5: sweep * 2}, title="two seeds"),
+        plots.plot_sensitivity({0.5: [halting]}, {0.3: [halting] * 2, 0.5: [halting] * 2}, title="two seeds"),
     ]
     for figure in figures:
         assert figure.axes and all(ax.get_xlabel() or ax.get_title() for ax in figure.axes)

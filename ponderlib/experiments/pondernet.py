@@ -1,12 +1,12 @@
-"""What chapter 2 computes about PonderNet on parity: one run per prior parameter, ACT and PonderNet
-on equal terms, the compute real halting saves, every ponder step's own accuracy, and the numbers a
-run's summary gives against difficulty (:class:`DifficultySummary`, for live runs and evidence alike)."""
+"""What chapter 2 computes about PonderNet on parity: the compute real halting saves, every ponder step's
+own accuracy, and the numbers a run's summary gives against difficulty (:class:`DifficultySummary`, for
+live runs and evidence alike)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -14,33 +14,10 @@ import torch
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation
 from ponderlib.core.validation import check_int
-from ponderlib.experiments.parity import ValueRun, run_summary, train_each_value
+from ponderlib.experiments.parity import run_summary
 from ponderlib.mechanisms.pondernet import PonderNet
-from ponderlib.tasks.parity import DifficultyEvaluation, ParityConfig, ParityResult, train_parity
+from ponderlib.tasks.parity import DifficultyEvaluation, ParityResult
 from ponderlib.tasks.parity_data import parity_batch
-
-
-def train_each_lambda_p(lambda_ps: Sequence[float], base: ParityConfig | None = None, **overrides) -> list[ValueRun]:
-    """PonderNet trained once per prior parameter ``lambda_p`` (base config: ``ParityConfig(**overrides)``)."""
-    base = ParityConfig(**overrides) if base is None else replace(base, **overrides)
-    if base.method != "pondernet":
-        raise ValueError(f"method must be 'pondernet' for a lambda_p sweep, got {base.method!r}")
-    return train_each_value(base, "lambda_p", lambda_ps)
-
-
-def compare_methods(base: ParityConfig, **method_overrides: Mapping[str, object]) -> dict[str, ParityResult]:
-    """Train ACT and PonderNet on the same data, model size and budget as ``base``.
-
-    ``method_overrides`` optionally maps ``"act"`` or ``"pondernet"`` to extra config fields for
-    that method only (e.g. ``act={"tau": 0.001}``). Returns ``{"act": ..., "pondernet": ...}``.
-    """
-    unknown = set(method_overrides) - {"act", "pondernet"}
-    if unknown:
-        raise ValueError(f"method_overrides keys must be 'act' or 'pondernet', got {sorted(unknown)}")
-    return {
-        method: train_parity(replace(base, method=method, **dict(method_overrides.get(method, {}))))
-        for method in ("act", "pondernet")
-    }
 
 
 @dataclass

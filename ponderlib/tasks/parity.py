@@ -334,7 +334,8 @@ class ParityResult(PonderingResult):
         """Besides the last held-out numbers: per difficulty, accuracy, mean ponder steps executed
         and expected ponder steps ``E[n] = sum_n n p_n`` (for ACT, over its ``p_n``); the
         correlation between difficulty and ponder steps and the mean halting distribution ``p_n``
-        (a list, step 1 first) over the training range; accuracy inside
+        (a list, step 1 first, up to the last step the unroll ran: shorter than ``max_ponder_steps``
+        when it stopped early) over the training range; accuracy inside
         the training range (interpolation) and beyond it (extrapolation, None when there is none)."""
         metrics = {"method": self.config.method, "n_elems": self.config.n_elems, **super().metrics()}
         if self.by_difficulty is None:
