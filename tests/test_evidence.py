@@ -76,6 +76,7 @@ def test_19_of_20_is_the_bar_for_a_live_assert():
     assert Rate(19, 20).holds_in_most_seeds and Rate(20, 20).holds_in_most_seeds
     assert not Rate(18, 20).holds_in_most_seeds and not Rate(37, 40).holds_in_most_seeds
     assert Rate(38, 40).holds_in_most_seeds and Rate(19, 20).fraction == 0.95
+    assert not Rate(5, 5).holds_in_most_seeds and not Rate(19, 19).holds_in_most_seeds  # too few seeds to say
 
 
 def test_bad_requests_name_what_is_wrong(tmp_path, monkeypatch):
@@ -131,6 +132,11 @@ def test_check_claims_holds_live_runs_only_to_claims_of_19_in_20(tmp_path):
     # A live run of another setting (a GPU-scale budget) is held to nothing.
     elsewhere = check_claims(evidence, claims, [live_summary(5, 0.1, 2.5, max_updates=9)], tau=0.1)
     assert elsewhere.asserted == [] and "no: the live runs are not of this setting" in elsewhere.markdown()
+
+    # Evidence still being written (5 seeds) holds the live runs to nothing.
+    hand_made(tmp_path, seeds=range(5))
+    partial = check_claims(Evidence.load("act-parity-tau-live", tmp_path), claims, [live_summary(5, 0.1, 2.5)], tau=0.1)
+    assert partial.asserted == [] and "no: only 5 seeds in the evidence" in partial.markdown()
 
 
 def test_check_claims_per_seed_compares_grid_points_within_a_seed(tmp_path):

@@ -63,8 +63,9 @@ class Rate:
 
     @property
     def holds_in_most_seeds(self) -> bool:
-        """At least 19 of every 20 runs (:data:`MOST_SEEDS`): a claim a live run of this setting may assert."""
-        return Fraction(self.holds, self.runs) >= MOST_SEEDS
+        """At least 19 of every 20 runs (:data:`MOST_SEEDS`), over 20 runs or more: a claim a live run of
+        this setting may assert. Fewer runs (evidence still being written) never suffice."""
+        return self.runs >= MOST_SEEDS.denominator and Fraction(self.holds, self.runs) >= MOST_SEEDS
 
     def __str__(self) -> str:
         return f"{self.holds} of {self.runs} seeds"
@@ -225,6 +226,8 @@ class ClaimCheck:
                 return "yes: holds in the live run" if self.live_runs == 1 else f"yes: holds in all {self.live_runs} live runs"
             if not self.same_setting:
                 return "no: the live runs are not of this setting"
+            if self.rates[text].runs < MOST_SEEDS.denominator:
+                return f"no: only {self.rates[text].runs} seeds in the evidence"
             return "no: below 19 of 20"
 
         rows = [f"| {text} | {rate} | {verdict(text)} |" for text, rate in self.rates.items()]
