@@ -20,8 +20,9 @@ from ponderlib.tasks.registry import get_task
 
 @dataclass(frozen=True)
 class Preset:
-    """A paper's sweep at the paper's scale: what it reproduces, and its task, grid, fixed fields,
-    seeds and budget in training updates (``max_updates``)."""
+    """A named sweep (a chapter's live setting over 20 seeds, or a paper's sweep at the paper's scale):
+    what it runs and why, and its task, grid, fixed fields, seeds and budget in training updates
+    (``max_updates``)."""
 
     description: str
     task: str
