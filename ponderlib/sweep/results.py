@@ -13,17 +13,26 @@ it ran: device, CPU model or GPU name, CPU instruction set, threads, torch and l
 (:func:`~ponderlib.core.provenance.source_revision`; files written before it was recorded lack it). A line is appended, flushed and synced to disk as each run ends
 (:class:`ResultsAppender`). A run's identity is its **key**: the task and its config (:func:`run_key`).
 Running the same sweep again skips every run whose key is already in the file, so an interrupted sweep
-(Ctrl-C, a lost worker, a killed machine) loses only the runs that were in flight; a last line cut
-short by a killed writer is dropped. One sweep writes to a results file at a time.
+(Ctrl-C, a lost worker, a killed machine) loses only the runs that were in flight. A last line cut
+short by a killed writer (the beginning of a JSON object) is dropped, but only when the next record is
+written: a call that finishes no run leaves the file byte for byte as it was, and a file that is not a
+results file is refused, never repaired. One sweep writes to a results file at a time: the appender
+holds an exclusive lock on it (``flock``), and a second sweep on the same file is refused.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock (one sweep per results file is then up to the user)
+    fcntl = None
 
 RECORD_KEYS = ("task", "point", "seed", "config", "summary")
 """The keys of every record in a results file."""
@@ -46,9 +55,14 @@ def load_results(path: str | os.PathLike) -> list[dict]:
 def read_results(path: Path) -> tuple[list[dict], int, bool]:
     """What a sweep needs to resume ``path``: the records; the length in bytes of the file up to its
     last newline; whether the text after that newline is a whole record (written, but its newline was
-    not)."""
+    not).
+
+    Raises ``ValueError`` when ``path`` is not a regular file, or holds a line that is not a record:
+    any line but the last, or a last line that is not the beginning of a JSON object (a record cut short
+    by a killed writer is ``{...`` up to where it stopped)."""
     if not path.exists():
         return [], 0, False
+    _check_regular(path)
     data = path.read_bytes()
     *lines, tail = data.split(b"\n")
     records = [_parse_record(path, number, line) for number, line in enumerate(lines, start=1) if line.strip()]
@@ -57,14 +71,21 @@ def read_results(path: Path) -> tuple[list[dict], int, bool]:
     try:
         records.append(_parse_record(path, len(lines) + 1, tail))
     except ValueError:
+        if not tail.lstrip().startswith(b"{"):
+            raise
         return records, len(data) - len(tail), False
     return records, len(data), True
+
+
+def _check_regular(path: Path) -> None:
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise ValueError(f"results file {str(path)!r} is not a regular file (a folder, a pipe or a device): give a file")
 
 
 def _parse_record(path: Path, number: int, line: bytes) -> dict:
     try:
         record = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         record = None
     if not (
         isinstance(record, dict)
@@ -74,29 +95,72 @@ def _parse_record(path: Path, number: int, line: bytes) -> dict:
     ):
         raise ValueError(
             f"results file {str(path)!r}, line {number}: not a sweep record (a JSON object with "
-            f"{', '.join(RECORD_KEYS)}); fix or remove that line"
+            f"{', '.join(RECORD_KEYS)}); fix or remove that line, or give another results file"
         )
     return record
 
 
 class ResultsAppender:
-    """Appends records to a results file, one JSON line each, flushed and synced to disk as it is written.
+    """The results file of one sweep, locked while the sweep runs: :meth:`open` it, read what it holds
+    (:attr:`records`), :meth:`append` records, :meth:`close` it.
 
-    ``length`` and ``tail_is_record`` are what :func:`read_results` said of the file: a line cut short
-    after ``length`` bytes is dropped first; a whole last record gets its newline.
+    Nothing is written before the first :meth:`append`: only then is a line cut short dropped, or a whole
+    last record given its newline. A file the sweep created and never wrote to is removed on close.
+    Each record is flushed and synced to disk as it is written.
     """
 
-    def __init__(self, path: Path, length: int, tail_is_record: bool) -> None:
-        if path.exists() and path.stat().st_size > length:
-            os.truncate(path, length)  # drop a line cut short by a killed writer
-        self.file = open(path, "a")
-        if tail_is_record:
-            self.file.write("\n")
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.records: list[dict] = []
+        self._length = 0
+        self._tail_is_record = False
+        self._written = False
+        self._created = False
+        self._fd: int | None = None
+
+    def open(self) -> ResultsAppender:
+        """Lock the file (creating it if missing) and read it.
+
+        Raises:
+            ValueError: another sweep holds the file, or it is not a results file (:func:`read_results`).
+        """
+        if self.path.exists():
+            _check_regular(self.path)
+        self._created = not self.path.exists()
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            if fcntl is not None:
+                try:
+                    fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    self._created = False  # the other sweep's file
+                    raise ValueError(
+                        f"results file {str(self.path)!r} is being written by another sweep: wait for it to end, "
+                        "or give another results file"
+                    ) from None
+            self.records, self._length, self._tail_is_record = read_results(self.path)
+        except BaseException:
+            self.close()
+            raise
+        return self
 
     def append(self, record: dict) -> None:
-        self.file.write(json.dumps(record) + "\n")
-        self.file.flush()
-        os.fsync(self.file.fileno())
+        if self._fd is None:
+            raise ValueError("the results file is not open: call open() first")
+        if not self._written:
+            if os.fstat(self._fd).st_size > self._length:
+                os.ftruncate(self._fd, self._length)  # drop a line cut short by a killed writer
+            if self._tail_is_record:
+                os.write(self._fd, b"\n")
+            self._written = True
+        os.write(self._fd, (json.dumps(record) + "\n").encode())
+        os.fsync(self._fd)
 
     def close(self) -> None:
-        self.file.close()
+        """Unlock and close; remove the file if this sweep created it and wrote nothing."""
+        if self._fd is None:
+            return
+        if self._created and not self._written:
+            self.path.unlink(missing_ok=True)
+        os.close(self._fd)  # closing releases the lock
+        self._fd = None

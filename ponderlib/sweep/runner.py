@@ -20,7 +20,7 @@ from tqdm.auto import tqdm
 
 from ponderlib.core.provenance import source_revision
 from ponderlib.sweep.executors import check_executor, check_ray_connection, execute
-from ponderlib.sweep.results import ResultsAppender, read_results, run_key
+from ponderlib.sweep.results import ResultsAppender, run_key
 from ponderlib.sweep.spec import Run, make_spec
 from ponderlib.tasks.registry import get_task
 
@@ -108,18 +108,23 @@ def sweep(
     path = Path(results_path)
     if path.is_dir() or not path.parent.is_dir():
         raise ValueError(f"results_path must be a file in an existing folder, got {str(path)!r}")
-    records, length, tail_is_record = read_results(path)
-    done: dict[str, dict] = {}
-    for record in records:
-        done.setdefault(run_key(record["task"], record["config"]), record)
-    pending = [run for run in runs if run.key not in done]
-    if executor == "ray" and pending:
-        check_ray_connection(address, workers)
+    # Then the file: refused if another sweep holds it or it is not a results file, and not written to
+    # before a run finishes (a line cut short is dropped only then).
+    appender = ResultsAppender(path).open()  # locked until the sweep ends: one sweep per results file
+    try:
+        done: dict[str, dict] = {}
+        for record in appender.records:
+            done.setdefault(run_key(record["task"], record["config"]), record)
+        pending = [run for run in runs if run.key not in done]
+        if executor == "ray" and pending:
+            check_ray_connection(address, workers)
+    except BaseException:
+        appender.close()
+        raise
     train = get_task(task).train
     new: dict[str, dict] = {}
     failed: list[tuple[dict, int, str]] = []
     bar = tqdm(total=len(runs), initial=len(runs) - len(pending), desc=f"sweep {task}", unit="run", disable=not progress)
-    appender = ResultsAppender(path, length, tail_is_record)
     source = source_revision()
 
     def finish(run: Run, summary: dict) -> None:
