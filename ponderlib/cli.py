@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 import textwrap
 import types
@@ -159,7 +160,11 @@ def _run_sweep(args: argparse.Namespace) -> dict:
         given = [flag for flag in ("task", "spec", "preset", "grid", "set", "seeds", "results") if getattr(args, flag)]
         if given:
             raise ValueError(f"--summary FILE only prints a results file's summary; drop {given[0]!r}")
+        if not os.path.isfile(args.summary):
+            raise ValueError(f"--summary {args.summary!r}: no such results file")
         records = load_results(args.summary)
+        if not records:
+            raise ValueError(f"--summary {args.summary!r} holds no sweep record")
         return {"results": args.summary, "runs": len(records), "summary": summarize(records)}
     sources = [flag for flag, value in (("TASK", args.task), ("--spec", args.spec), ("--preset", args.preset)) if value]
     if len(sources) != 1:
@@ -175,8 +180,12 @@ def _run_sweep(args: argparse.Namespace) -> dict:
             raise ValueError(f"--set takes one value, got {text!r}; --grid takes several")
         fixed[name] = values[0]
         grid.pop(name, None)
+    gridded: set[str] = set()
     for text in args.grid:
         name, values = _field_values(config_class, text, "--grid")
+        if name in gridded:
+            raise ValueError(f"--grid {name} is given twice: give all its values in one --grid {name}=V1,V2")
+        gridded.add(name)
         grid[name] = values
         fixed.pop(name, None)
     seeds = spec.seeds if args.seeds is None else _parse_seeds(args.seeds)

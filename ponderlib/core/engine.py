@@ -36,11 +36,19 @@ PROGRESS_VARIABLE = "PONDERLIB_PROGRESS"
 reader who runs a chapter in Jupyter, Colab or Binder sees a bar in every training cell."""
 
 
+PROGRESS_VALUES = {"0": False, "false": False, "no": False, "off": False, "1": True, "true": True, "yes": True, "on": True}
+"""What :data:`PROGRESS_VARIABLE` may say (any case), and what it means."""
+
+
 def progress_enabled(progress: bool | None) -> bool:
-    """Whether a run shows its progress bar: ``progress`` when given, else per :data:`PROGRESS_VARIABLE`."""
+    """Whether a run shows its progress bar: ``progress`` when given, else per :data:`PROGRESS_VARIABLE`
+    (unset: yes); a value it does not know raises ``ValueError`` naming the variable."""
     if progress is not None:
         return bool(progress)
-    return os.environ.get(PROGRESS_VARIABLE, "1").strip() != "0"
+    value = os.environ.get(PROGRESS_VARIABLE, "1").strip().lower()
+    if value not in PROGRESS_VALUES:
+        raise ValueError(f"{PROGRESS_VARIABLE} must be one of {', '.join(PROGRESS_VALUES)}, got {value[:40]!r}")
+    return PROGRESS_VALUES[value]
 
 
 def option(default, help: str, choices: tuple | None = None):

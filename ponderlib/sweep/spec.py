@@ -14,6 +14,7 @@ import itertools
 import json
 import os
 import re
+import stat
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -26,6 +27,8 @@ from ponderlib.sweep.results import run_key
 from ponderlib.tasks.registry import get_task
 
 SPEC_KEYS = ("task", "grid", "seeds", "fixed")
+SPEC_MAX_BYTES = 1_000_000
+"""The largest spec file read (a spec is a few lines; a bigger file is a mistake)."""
 """The keys of a spec file (``fixed`` is optional)."""
 
 NOT_SET_BY_SPEC = {"seed": "seeds are given as seeds, not as a field", "progress": "a sweep shows its own progress"}
@@ -176,14 +179,19 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
     if suffix not in (".json", ".yaml", ".yml"):
         raise ValueError(f"spec file must end in .json, .yaml or .yml, got {str(path)!r}")
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"spec file {str(path)!r} is not a regular file (a folder, a pipe or a device)")
+        if info.st_size > SPEC_MAX_BYTES:
+            raise ValueError(f"spec file {str(path)!r} has {info.st_size} bytes; a spec holds at most {SPEC_MAX_BYTES}")
         text = path.read_text()
     except OSError as exc:
         raise ValueError(f"spec file {str(path)!r} cannot be read: {exc.strerror}") from None
     if suffix == ".json":
         try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise ValueError(f"spec file {str(path)!r} is not valid JSON: {exc}") from None
+            data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        except (ValueError, RecursionError) as exc:
+            raise ValueError(f"spec file {str(path)!r} is not valid JSON: {_short(str(exc), 300)}") from None
     else:
         data = _load_yaml(path, text)
     if not isinstance(data, dict):
@@ -198,19 +206,30 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
     for key, value in data.items():
         kind, what = kinds[key]
         if not isinstance(value, kind):
-            raise ValueError(f"spec file {str(path)!r}: {key} must be {what}, got {value!r}")
+            raise ValueError(f"spec file {str(path)!r}: {key} must be {what}, got {_short(repr(value))}")
     return SweepSpec(data["task"], data["grid"], data["seeds"], data.get("fixed", {}))
 
 
 def _load_yaml(path: Path, text: str):
-    """YAML with YAML 1.2's floats, so ``1e-3`` is a number (PyYAML alone reads it as a string)."""
+    """YAML with YAML 1.2's floats, so ``1e-3`` is a number (PyYAML alone reads it as a string); no
+    aliases (a few bytes of nested aliases expand to gigabytes) and no key given twice."""
     try:
         import yaml
     except ImportError:
         raise ValueError(f"reading the YAML spec {str(path)!r} needs PyYAML (pip install pyyaml); or write it as JSON") from None
 
     class Loader(yaml.SafeLoader):
-        pass
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.YAMLError("it uses a YAML alias (*name): write the values out")
+            return super().compose_node(parent, index)
+
+        def construct_mapping(self, node, deep=False):
+            keys = [self.construct_object(key, deep=True) for key, _ in node.value]
+            repeated = [key for index, key in enumerate(keys) if key in keys[:index]]
+            if repeated:
+                raise yaml.YAMLError(f"it gives the key {_short(repr(repeated[0]))} twice")
+            return super().construct_mapping(node, deep)
 
     Loader.add_implicit_resolver(
         "tag:yaml.org,2002:float",
@@ -219,5 +238,20 @@ def _load_yaml(path: Path, text: str):
     )
     try:
         return yaml.load(text, Loader=Loader)  # safe: a SafeLoader subclass
+    except RecursionError:
+        raise ValueError(f"spec file {str(path)!r} nests too deeply") from None
     except yaml.YAMLError as exc:
-        raise ValueError(f"spec file {str(path)!r} is not valid YAML: {' '.join(str(exc).split())}") from None
+        raise ValueError(f"spec file {str(path)!r} is not valid YAML: {_short(' '.join(str(exc).split()), 300)}") from None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    keys = [key for key, _ in pairs]
+    repeated = [key for index, key in enumerate(keys) if key in keys[:index]]
+    if repeated:
+        raise ValueError(f"the key {_short(repr(repeated[0]))} is given twice")
+    return dict(pairs)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters: an error never prints an unbounded value."""
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
