@@ -90,3 +90,15 @@ def test_an_unknown_progress_value_is_an_error_naming_the_variable(monkeypatch):
     monkeypatch.setenv(PROGRESS_VARIABLE, "sometimes")
     with pytest.raises(ValueError, match=f"{PROGRESS_VARIABLE} must be one of"):
         progress_enabled(None)
+
+
+@pytest.mark.parametrize("device", ["meta", "mps", "cuda:7", "tpu", "x" * 10_000])
+def test_a_device_the_book_cannot_run_on_is_an_error_naming_where_it_came_from(monkeypatch, device):
+    from ponderlib.core.device import ENV_VAR, get_device
+
+    with pytest.raises(ValueError, match="device") as caught:
+        get_device(device)
+    assert len(str(caught.value)) < 200
+    monkeypatch.setenv(ENV_VAR, device)
+    with pytest.raises(ValueError, match=ENV_VAR):
+        get_device()

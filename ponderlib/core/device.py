@@ -13,6 +13,9 @@ import torch
 
 ENV_VAR = "PONDERLIB_DEVICE"
 
+SUPPORTED = ("cpu", "cuda")
+"""The device types the book's models are tested on (``meta`` holds no data; ``mps`` is untested)."""
+
 
 def get_device(device: str | torch.device | None = None) -> torch.device:
     """Return the device to use.
@@ -20,12 +23,18 @@ def get_device(device: str | torch.device | None = None) -> torch.device:
     Order of precedence: the ``device`` argument, then ``$PONDERLIB_DEVICE``, then CUDA if
     available, else CPU. Asking for CUDA on a machine without it raises ``ValueError``.
     """
+    name = "device"
     if device is None:
+        name = ENV_VAR if os.environ.get(ENV_VAR) else "device"
         device = os.environ.get(ENV_VAR) or ("cuda" if torch.cuda.is_available() else "cpu")
     try:
         resolved = torch.device(device)
     except (RuntimeError, TypeError) as exc:
-        raise ValueError(f"device must name a torch device such as 'cpu' or 'cuda', got {device!r}") from exc
+        raise ValueError(f"{name} must name a torch device such as 'cpu' or 'cuda', got {str(device)[:40]!r}") from exc
+    if resolved.type not in SUPPORTED:
+        raise ValueError(f"{name} must be a CPU or CUDA device ('cpu', 'cuda', 'cuda:1'), got {str(resolved)!r}")
     if resolved.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"device={str(resolved)!r} was requested but CUDA is not available; use 'cpu'")
+        raise ValueError(f"{name}={str(resolved)!r} was requested but CUDA is not available; use 'cpu'")
+    if resolved.type == "cuda" and resolved.index is not None and resolved.index >= torch.cuda.device_count():
+        raise ValueError(f"{name}={str(resolved)!r}: this machine has {torch.cuda.device_count()} CUDA device(s)")
     return resolved
