@@ -80,7 +80,9 @@ def test_a_field_in_two_grid_options_is_an_error_not_the_last_one_wins(tmp_path,
     assert not results.exists()
 
 
-@pytest.mark.parametrize(("value", "shown"), [("false", False), ("OFF", False), ("no", False), ("yes", True), ("True", True)])
+@pytest.mark.parametrize(
+    ("value", "shown"), [("false", False), ("OFF", False), ("no", False), ("yes", True), ("True", True), ("", True)]
+)
 def test_progress_variable_words(monkeypatch, value, shown):
     monkeypatch.setenv(PROGRESS_VARIABLE, value)
     assert progress_enabled(None) is shown

@@ -45,7 +45,7 @@ def progress_enabled(progress: bool | None) -> bool:
     (unset: yes); a value it does not know raises ``ValueError`` naming the variable."""
     if progress is not None:
         return bool(progress)
-    value = os.environ.get(PROGRESS_VARIABLE, "1").strip().lower()
+    value = os.environ.get(PROGRESS_VARIABLE, "").strip().lower() or "1"  # unset or empty: yes
     if value not in PROGRESS_VALUES:
         raise ValueError(f"{PROGRESS_VARIABLE} must be one of {', '.join(PROGRESS_VALUES)}, got {value[:40]!r}")
     return PROGRESS_VALUES[value]
