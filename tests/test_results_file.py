@@ -111,3 +111,22 @@ def test_two_processes_racing_on_one_file_lose_no_run_and_write_none_twice(tmp_p
             finished |= set(wanted)
     assert finished <= set(seeds)  # none lost
     assert json.loads(results.read_text().splitlines()[-1])  # the file ends with a whole record
+
+
+def test_a_read_only_or_dangling_results_file_is_a_one_line_error(tmp_path):
+    read_only = tmp_path / "read-only.jsonl"
+    sweep("parity", {"tau": [0.1]}, [0], read_only, fixed=TINY, progress=False)
+    before = read_only.read_bytes()
+    read_only.chmod(0o444)
+    try:
+        if os.access(read_only, os.W_OK):
+            pytest.skip("running as a user who may write a read-only file (root)")
+        with pytest.raises(ValueError, match="cannot be opened for writing"):
+            sweep("parity", {"tau": [0.1]}, [1], read_only, fixed=TINY, progress=False)
+    finally:
+        read_only.chmod(0o644)
+    assert read_only.read_bytes() == before
+    dangling = tmp_path / "dangling.jsonl"
+    dangling.symlink_to(tmp_path / "missing-folder" / "runs.jsonl")
+    with pytest.raises(ValueError, match="results_path must be a file in an existing folder|cannot be opened"):
+        sweep("parity", {"tau": [0.1]}, [0], dangling, fixed=TINY, progress=False)

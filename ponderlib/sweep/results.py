@@ -127,7 +127,10 @@ class ResultsAppender:
         if self.path.exists():
             _check_regular(self.path)
         self._created = not self.path.exists()
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as exc:
+            raise ValueError(f"results file {str(self.path)!r} cannot be opened for writing: {exc.strerror}") from None
         try:
             if fcntl is not None:
                 try:
@@ -151,10 +154,15 @@ class ResultsAppender:
             if os.fstat(self._fd).st_size > self._length:
                 os.ftruncate(self._fd, self._length)  # drop a line cut short by a killed writer
             if self._tail_is_record:
-                os.write(self._fd, b"\n")
+                self._write(b"\n")
             self._written = True
-        os.write(self._fd, (json.dumps(record) + "\n").encode())
+        self._write((json.dumps(record) + "\n").encode())
         os.fsync(self._fd)
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view):]
 
     def close(self) -> None:
         """Unlock and close; remove the file if this sweep created it and wrote nothing."""
