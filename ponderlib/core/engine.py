@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, astuple, dataclass, field
+from typing import Any
 
 import torch
 from torch import nn
@@ -405,6 +406,16 @@ class PonderingResult(TrainResult):
             "final_accuracy": round_or_none(self.final_accuracy),
             "mean_ponder_steps": round_or_none(self.mean_ponder_steps),
         }
+
+
+def run_summary(run: Any) -> Mapping[str, Any]:
+    """A run's JSON summary: ``run.summary()`` for a trained result, ``run`` itself when it is already a
+    summary (a record of a sweep's results, such as the committed evidence)."""
+    if hasattr(run, "summary"):
+        return run.summary()
+    if isinstance(run, Mapping):
+        return run
+    raise ValueError(f"run must be a trained result or its summary (a mapping), got {type(run).__name__}")
 
 
 def run_training(

@@ -7,12 +7,13 @@ Runs over seeds and settings, whose results are committed as evidence, are :mod:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import torch
 
+from ponderlib.core.engine import run_summary
 from ponderlib.core.validation import check_int
 from ponderlib.mechanisms.halting import expected_ponder_steps
 from ponderlib.tasks.parity import ParityConfig
@@ -29,16 +30,6 @@ def mean_of(items: Sequence[object], attribute: str) -> float:
 def distribution_mean(halting_probs: torch.Tensor) -> float:
     """``E[n] = sum_n n p_n`` of one halting distribution (or prior) ``p`` of shape ``(N,)``."""
     return expected_ponder_steps(halting_probs.unsqueeze(0)).item()
-
-
-def run_summary(run: Any) -> Mapping[str, Any]:
-    """A run's JSON summary: ``run.summary()`` for a trained result, ``run`` itself when it is already a
-    summary (a record of the committed evidence, :meth:`ponderlib.sweep.evidence.Evidence.runs`)."""
-    if hasattr(run, "summary"):
-        return run.summary()
-    if isinstance(run, Mapping):
-        return run
-    raise ValueError(f"run must be a trained result or its summary (a mapping), got {type(run).__name__}")
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,10 +11,10 @@ from typing import Any
 
 import torch
 
+from ponderlib.core.engine import run_summary
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation
 from ponderlib.core.validation import check_int
-from ponderlib.experiments.parity import run_summary
 from ponderlib.mechanisms.pondernet import PonderNet
 from ponderlib.tasks.parity import DifficultyEvaluation, ParityResult
 from ponderlib.tasks.parity_data import parity_batch

@@ -27,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ponderlib.core.engine import run_summary
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
 
@@ -265,15 +266,12 @@ def check_claims(
         AssertionError: naming the claim, its rate and the live run, when a claim that holds in at
             least 19 of 20 seeds of the evidence fails in a live run.
     """
-    def summary(run: Any) -> dict:
-        return run.summary() if hasattr(run, "summary") else run
-
     if per_seed:
-        rows = [{key: summary(run) for key, run in row.items()} for row in live]
+        rows = [{key: run_summary(run) for key, run in row.items()} for row in live]
         rates = {text: evidence.rate_by_seed(claim) for text, claim in claims.items()}
         live_summaries = [s for row in rows for s in row.values()]
     else:
-        rows = [summary(run) for run in live]
+        rows = [run_summary(run) for run in live]
         rates = {text: evidence.rate(claim, **point) for text, claim in claims.items()}
         live_summaries = rows
     settings = [_setting(record["config"]) for record in evidence.records]
