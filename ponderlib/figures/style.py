@@ -48,3 +48,98 @@ def color(method: str) -> str:
 def label(method: str) -> str:
     """The book's name for ``method`` in legends and tables (a key of :data:`STYLES`)."""
     return _style(method).label
+
+
+# The figures' type and size. A figure is drawn at DPI and shown at most as wide as the book's column
+# (about 690 px on a desktop, 358 px on a phone at 390 px), shrunk when it is wider. Text that is
+# FONT_SIZE points high on a figure MAX_WIDTH inches wide stays at about 9 px on a phone:
+# 11 pt * 358 px / (6.2 in * 72 pt/in) = 8.8 px. So a figure is at most MAX_WIDTH wide (two panels in a
+# row at most) and no text in it is smaller than FONT_SIZE.
+DPI = 100
+"""Dots per inch of every figure the library draws (the PNG a page shows)."""
+
+FONT_SIZE = 11
+"""The smallest text in any figure (tick labels, legends, annotations), in points."""
+
+MAX_WIDTH = 6.2
+"""The widest a figure is drawn, in inches (two panels side by side); wider would shrink its text."""
+
+RC = {
+    "figure.dpi": DPI,
+    "savefig.dpi": DPI,
+    "font.size": FONT_SIZE,
+    "axes.titlesize": FONT_SIZE + 1,
+    "axes.labelsize": FONT_SIZE + 1,
+    "xtick.labelsize": FONT_SIZE,
+    "ytick.labelsize": FONT_SIZE,
+    "legend.fontsize": FONT_SIZE,
+    "legend.title_fontsize": FONT_SIZE,
+    "figure.titlesize": FONT_SIZE + 2,
+    "figure.constrained_layout.use": True,
+}
+"""Matplotlib settings of the book's figures (:func:`book_style` applies them while a figure is drawn)."""
+
+
+def book_style():
+    """A context in which matplotlib draws with the book's sizes (:data:`RC`); nothing changes outside it.
+
+    Fonts and the figure's dpi are fixed when the figure and its text are created, so every figure
+    function of :mod:`ponderlib.figures` draws inside it (:func:`book_figure`).
+    """
+    import matplotlib
+
+    return matplotlib.rc_context(RC)
+
+
+def book_figure(draw):
+    """Decorate a function that draws and returns a figure so that it draws in :func:`book_style`."""
+    import functools
+
+    @functools.wraps(draw)
+    def drawn(*args, **kwargs):
+        with book_style():
+            return draw(*args, **kwargs)
+
+    return drawn
+
+
+def seed_colors(method: str, n: int) -> list[str]:
+    """``n`` shades of ``method``'s hue, dark to light, one per seed: a run stays the method's colour and
+    the seeds stay apart.
+
+    >>> seed_colors("act", 2)
+    ['#13486d', '#7cbce9']
+    """
+    import colorsys
+
+    import matplotlib.colors
+
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ValueError(f"n must be an integer of at least 1, got {n!r}")
+    hue, _, saturation = colorsys.rgb_to_hls(*matplotlib.colors.to_rgb(color(method)))
+    lightness = [0.25 + 0.45 * i / max(n - 1, 1) for i in range(n)] if n > 1 else [0.4]
+    return [matplotlib.colors.to_hex(colorsys.hls_to_rgb(hue, level, saturation)) for level in lightness]
+
+
+def integer_ticks(axis) -> None:
+    """Put ticks only at whole numbers on ``axis`` (e.g. ``ax.xaxis``): steps, depths and lengths."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def legend_below(fig, ax=None, ncol: int | None = None, **kwargs):
+    """A legend under the panels, off the data: the handles of ``ax`` (or of every panel of ``fig``)."""
+    axes = [ax] if ax is not None else fig.axes
+    handles, labels, seen = [], [], set()
+    for each in axes:
+        for handle, text in zip(*each.get_legend_handles_labels()):
+            if text not in seen and not text.startswith("_"):
+                seen.add(text)
+                handles.append(handle)
+                labels.append(text)
+    if not handles:
+        return None
+    return fig.legend(
+        handles, labels, loc="outside lower center", ncol=ncol or min(len(labels), 3), frameon=False, **kwargs
+    )

@@ -1,0 +1,48 @@
+"""Markdown that renders the same in Jupyter, on Colab and in the built book (MyST).
+
+:func:`markdown_table` builds a GitHub-style table; :func:`show` wraps Markdown for display. The book's
+configuration asks MyST-NB to parse generated Markdown as MyST (``nb_render_markdown_format``), so
+``$...$`` in a generated cell is math and a table is a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from IPython.display import Markdown
+
+
+def _cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:
+    """A Markdown table with ``header`` and ``rows`` (each as long as ``header``).
+
+    ``align`` gives one letter per column, ``l``, ``r`` or ``c`` (left when omitted). A ``|`` inside a
+    cell is escaped, so a cell never splits a row.
+
+    >>> print(markdown_table(["tau", "error"], [[0.01, "3 %"]], align="rr"))
+    | tau | error |
+    |---:|---:|
+    | 0.01 | 3 % |
+    """
+    header = list(header)
+    if not header:
+        raise ValueError("header must name at least one column")
+    align = align or "l" * len(header)
+    if len(align) != len(header) or set(align) - set("lrc"):
+        raise ValueError(f"align must be one of l, r, c per column ({len(header)} letters), got {align!r}")
+    rule = {"l": ":---", "r": "---:", "c": ":---:"}
+    lines = ["| " + " | ".join(map(_cell, header)) + " |", "|" + "|".join(rule[a] for a in align) + "|"]
+    for i, row in enumerate(rows):
+        row = list(row)
+        if len(row) != len(header):
+            raise ValueError(f"rows[{i}] has {len(row)} cells, the header {len(header)}")
+        lines.append("| " + " | ".join(map(_cell, row)) + " |")
+    return "\n".join(lines)
+
+
+def show(markdown: str) -> Markdown:
+    """``markdown`` as a displayable object (a notebook shows it rendered, the book parses it as MyST)."""
+    return Markdown(markdown)
