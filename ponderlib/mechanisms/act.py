@@ -1,4 +1,4 @@
-"""Adaptive Computation Time (Graves 2016) around any recurrent step function.
+r"""Adaptive Computation Time (Graves 2016) around any recurrent step function.
 
 At input ``x`` the step function is applied repeatedly, ``s_n = S(s_{n-1}, x_n)`` (Graves eq. 3),
 where ``x_n = [x, delta_{n,1}]`` carries the *first-step flag* so the network can tell a new input
@@ -7,7 +7,9 @@ from another ponder step on the same one. After every step a halting unit
 turns the ``h_n`` into ``N(t)``, ``R(t)`` and ``p_n``. The output and next state are the mean
 fields (eq. 9)
 
-    y(t) = sum_n p_n y_n          s(t) = sum_n p_n s_n
+.. math::
+
+    y(t) = \sum_n p_n\, y_n, \qquad s(t) = \sum_n p_n\, s_n
 
 and the ponder cost is ``rho = N + R`` (eq. 10). The loop runs for the whole batch with masks and
 stops as soon as every sample has crossed ``1 - eps`` (or at ``max_ponder_steps``).

@@ -1,12 +1,17 @@
-"""Additive attention (Bahdanau, Cho and Bengio 2015), the scorer under the pointer network.
+r"""Additive attention (Bahdanau, Cho and Bengio 2015), the scorer under the pointer network.
 
 At decoder step ``i`` with query state ``d_i`` and encoder states ``e_1 .. e_n``, in the notation
 of Vinyals et al. 2015, eq. 3 (Bahdanau et al. write ``e_ij = a(s_{i-1}, h_j)`` with
 ``a = v_a^T tanh(W_a s_{i-1} + U_a h_j)``, sec. 3.1 and appendix A.1.2):
 
-    u^i_j = v^T tanh(W_1 e_j + W_2 d_i)      j = 1 .. n      (score; Bahdanau's e_ij)
-    a^i   = softmax(u^i)                                      (Bahdanau eq. 6; padded j get u = -inf, so a = 0)
-    c_i   = sum_j a^i_j e_j                                   (Bahdanau eq. 5; Vinyals' d'_i)
+.. math::
+
+    u^i_j &= v^\top \tanh(W_1 e_j + W_2 d_i), \quad j = 1, \dots, n
+        \qquad \text{(the score; Bahdanau's } e_{ij}\text{)} \\
+    a^i &= \operatorname{softmax}(u^i) \qquad \text{(Bahdanau eq. 6)} \\
+    c_i &= \textstyle\sum_j a^i_j\, e_j \qquad \text{(Bahdanau eq. 5; Vinyals' } d'_i\text{)}
+
+A padded position ``j`` gets the score ``u = -inf``, so its weight ``a`` is 0.
 
 Bahdanau et al. feed the context ``c_i`` to the decoder, which then picks a word from a fixed
 vocabulary. A pointer network (Vinyals et al. 2015, sec. 2.3) stops at the softmax: ``a^i`` *is*

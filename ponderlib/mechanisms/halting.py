@@ -1,24 +1,30 @@
-"""Halting distributions: how ACT and PonderNet turn per-step halting signals into ``p_n``.
+r"""Halting distributions: how ACT and PonderNet turn per-step halting signals into ``p_n``.
 
 Both methods run a step function ``n = 1, 2, ...`` and emit, at every step, a number in [0, 1]
 that says "stop here". They differ in how those numbers become a distribution over steps.
 
 ACT (Graves 2016, arXiv v6, eqs. 6-10 and 13). The halting units ``h_n`` are *added up*:
 
-    N(t) = min{ n' : sum_{n=1}^{n'} h_n >= 1 - eps }                          (Graves eqs. 7, 13)
-    R(t) = 1 - sum_{n=1}^{N(t)-1} h_n                                          (Graves eq. 8)
-    p_n  = R(t) if n = N(t),  h_n if n < N(t),  0 after                        (Graves eq. 6)
-    rho  = N(t) + R(t)                                                         (Graves eq. 10)
+.. math::
+
+    N(t) &= \min\Big\{ n' : \textstyle\sum_{n=1}^{n'} h_n \ge 1 - \epsilon \Big\} \qquad \text{(Graves eqs. 7, 13)} \\
+    R(t) &= 1 - \textstyle\sum_{n=1}^{N(t)-1} h_n \qquad \text{(Graves eq. 8)} \\
+    p_n &= R(t) \text{ if } n = N(t), \quad h_n \text{ if } n < N(t), \quad 0 \text{ after} \qquad \text{(Graves eq. 6)} \\
+    \rho &= N(t) + R(t) \qquad \text{(Graves eq. 10)}
 
 PonderNet (Banino et al. 2021, eqs. 1-2). The ``lambda_n`` are *conditional* probabilities of
 halting at step ``n`` given that the network did not halt before:
 
-    p_n = lambda_n * prod_{j<n} (1 - lambda_j)
+.. math::
+
+    p_n = \lambda_n \prod_{j<n} (1 - \lambda_j)
 
 truncated at ``max_ponder_steps``, where the last step absorbs all the mass left (``lambda_N := 1``), so
 ``p`` sums to one. In log space (what the KL needs where ``p_n`` is tiny):
 
-    log p_n = log lambda_n + sum_{j<n} log(1 - lambda_j)
+.. math::
+
+    \log p_n = \log \lambda_n + \sum_{j<n} \log(1 - \lambda_j)
 
 The geometric prior ``p_G(n) = lambda_p (1 - lambda_p)^(n-1)`` must be truncated at
 ``max_ponder_steps`` too, and there are two ways (:data:`PRIOR_TRUNCATIONS`): put the tail mass

@@ -1,4 +1,4 @@
-"""Losses: ACT's ponder cost and PonderNet's reconstruction + KL regulariser.
+r"""Losses: ACT's ponder cost and PonderNet's reconstruction + KL regulariser.
 
 ACT (Graves 2016, eq. 12):  ``L = L_task(y, mean-field output) + tau * rho``, ``rho = N + R``.
 ``N`` is an integer and has no gradient, so ``d rho / d theta = d R / d theta`` (Graves eq. 14): the penalty acts
@@ -6,9 +6,12 @@ only through the remainder, by pushing the halting units *before* ``N`` up (``R 
 
 PonderNet (Banino et al. 2021, eq. 3):
 
-    L = L_Rec + beta * L_Reg
-    L_Rec = sum_{n=1}^{N} p_n L(y, y_n)                    (expected loss under p)
-    L_Reg = KL(p || p_G(lambda_p))                          (paper's direction)
+.. math::
+
+    L &= L_\text{Rec} + \beta\, L_\text{Reg} \\
+    L_\text{Rec} &= \textstyle\sum_{n=1}^{N} p_n\, \mathcal{L}(y, \hat y_n)
+        \qquad \text{(the expected loss under } p\text{)} \\
+    L_\text{Reg} &= \mathrm{KL}\big(p \,\|\, p_G(\lambda_p)\big) \qquad \text{(the paper's direction)}
 
 ``KL(p || p_G) = sum_n p_n log(p_n / p_G(n))`` is *mode-seeking in p*: it penalises the network
 for putting mass where the prior has little; ``KL(p_G || p)`` (the reverse, computed by a popular

@@ -1,17 +1,21 @@
-"""The Universal Transformer encoder (Dehghani et al. 2019), with per-position halting.
+r"""The Universal Transformer encoder (Dehghani et al. 2019), with per-position halting.
 
 One shared self-attention block is applied again and again to every position of a sequence; a
 *ponder step* ``n`` is one application. Before step ``n`` the state gets the coordinate embedding
 ``P^n``, the sum of a sinusoidal signal of the position ``i`` and one of the ponder step ``n``
 (Dehghani sec. 2.1, "position and time-step embedding"):
 
-    P^n_{i,2j}   = sin(i / 10000^{2j/d}) + sin(n / 10000^{2j/d})
-    P^n_{i,2j+1} = cos(i / 10000^{2j/d}) + cos(n / 10000^{2j/d})
+.. math::
+
+    P^n_{i,2j} &= \sin(i / 10000^{2j/d}) + \sin(n / 10000^{2j/d}) \\
+    P^n_{i,2j+1} &= \cos(i / 10000^{2j/d}) + \cos(n / 10000^{2j/d})
 
 and the block is post-norm, as in the paper (sec. 2.1):
 
-    A^n = LayerNorm((H^{n-1} + P^n) + MultiHeadSelfAttention(H^{n-1} + P^n))
-    H^n = LayerNorm(A^n + Transition(A^n))
+.. math::
+
+    A^n &= \operatorname{LayerNorm}\big((H^{n-1} + P^n) + \operatorname{MultiHeadSelfAttention}(H^{n-1} + P^n)\big) \\
+    H^n &= \operatorname{LayerNorm}\big(A^n + \operatorname{Transition}(A^n)\big)
 
 Halting, per position ``i`` (sec. 2.2 and the ACT code of Appendix C): the halting unit reads the
 state that enters step ``n``, ``h^n_i = sigmoid(w^T (H^{n-1}_i + P^n_i) + b)``. With ``method="act"``

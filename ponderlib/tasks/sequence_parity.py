@@ -1,4 +1,4 @@
-"""The sequence-parity task: ACT inside an RNN (Graves 2016, sec. 2), pondering per time step.
+r"""The sequence-parity task: ACT inside an RNN (Graves 2016, sec. 2), pondering per time step.
 
 At every time step ``t`` the network reads a fresh parity vector ``x_t`` (its difficulty, the number
 of non-zero entries, drawn anew for each ``t``) and must output its parity. :class:`ponderlib.mechanisms.act.ACTRNN`
@@ -6,10 +6,13 @@ ponders on ``x_t`` for ``N(t)`` steps, starting from the mean-field state ``s(t-
 time step, with the first-step flag set on the first ponder step of every ``t``. The loss is
 Graves eq. 12 with the ponder cost averaged over time steps and samples:
 
-    L = mean_t BCE(y_t, mean-field output y(t)) + tau * mean_{b, t} rho(t),   rho(t) = N(t) + R(t)
+.. math::
 
-so the work the network spends can differ from one time step to the next, and the chapter plots
-``N(t)`` per sample and time step next to the difficulty of each ``x_t``.
+    L = \operatorname{mean}_t \operatorname{BCE}\big(y_t, y(t)\big)
+        + \tau \operatorname{mean}_{b, t}\, \rho(t), \qquad \rho(t) = N(t) + R(t)
+
+with :math:`y(t)` the mean-field output, so the work the network spends can differ from one time step to
+the next, and the chapter plots ``N(t)`` per sample and time step next to the difficulty of each ``x_t``.
 """
 
 from __future__ import annotations
