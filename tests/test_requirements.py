@@ -97,6 +97,18 @@ def test_binder_installs_the_cpu_torch_and_the_runtime_only():
     assert binder - {"torch"} == set(_pins(REQUIREMENTS / "runtime.txt"))
 
 
+def test_a_reader_installs_torch_the_runtime_and_ponderlib_only():
+    """The top-level requirements.txt (the book's design: what a reader installs to run the chapters in
+    their own Jupyter) is torch at the book's release, the runtime lock and ponderlib, nothing more."""
+    raw = [line.split("#", 1)[0].strip() for line in (ROOT / "requirements.txt").read_text().splitlines()]
+    assert [line for line in raw if line] == [f"torch=={install_torch.VERSION}", "-r requirements/runtime.txt", "-e ."]
+    lines = _lines(ROOT / "requirements.txt")
+    reader = {_name(m.group(1)) for line in lines if (m := PIN.match(line))}
+    assert reader - {"torch"} == set(_pins(REQUIREMENTS / "runtime.txt"))
+    build_only = {_name(Requirement(line).name) for line in _lines(REQUIREMENTS / "build.in") if not line.startswith("-")}
+    assert not reader & (build_only - set(_pins(REQUIREMENTS / "runtime.txt")))
+
+
 def test_this_environment_is_the_lock():
     """`make setup` installed exactly the locked versions (and the torch the script chose)."""
     locked = _pins(REQUIREMENTS / "runtime.txt") | _pins(REQUIREMENTS / "build.txt")
