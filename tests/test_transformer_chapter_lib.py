@@ -1,15 +1,21 @@
-"""Tests of what chapter 4 adds to ponderlib: ponderlib.experiments.transformer, ChainsBatch.lengths and
-ChainsEvaluation.at_depths (hand-made evaluations and tiny, fast runs)."""
+"""Tests of what chapter 4 adds to ponderlib: ponderlib.experiments.transformer, ChainsBatch.lengths,
+ChainsEvaluation.at_depths, the chapter's tables and sentences (ponderlib.presentation.transformer) and its
+figures' layout (hand-made evaluations and evidence, and tiny, fast runs)."""
 
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
+import matplotlib
 import pytest
 import torch
 
 from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import transformer as experiments
+from ponderlib.presentation import transformer as presentation
+from ponderlib.sweep import PRESETS
+from ponderlib.sweep.evidence import Evidence, Rate
 from ponderlib.tasks.chains import (
     ChainsBatch,
     ChainsConfig,
@@ -24,14 +30,29 @@ from ponderlib.tasks.chains import (
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
-TINY = dict(d_model=8, heads=2, d_transition=8, max_ponder_steps=3, batch_size=8, max_updates=2, eval_every=2,
-            eval_size=16, test_size=16, test_max_len=14, test_max_depth=6, device="cpu", progress=False)
+TINY = dict(
+    d_model=8,
+    heads=2,
+    d_transition=8,
+    max_ponder_steps=3,
+    batch_size=8,
+    max_updates=2,
+    eval_every=2,
+    eval_size=16,
+    test_size=16,
+    test_max_len=14,
+    test_max_depth=6,
+    device="cpu",
+    progress=False,
+)
 
 
 @pytest.fixture(scope="module")
 def tiny_runs():
-    return {method: [train_chains(ChainsConfig(**TINY, method=method, seed=seed, fixed_depth=2)) for seed in (0, 1)]
-            for method in ("act", "pondernet")}
+    return {
+        method: [train_chains(ChainsConfig(**TINY, method=method, seed=seed, fixed_depth=2)) for seed in (0, 1)]
+        for method in ("act", "pondernet")
+    }
 
 
 def batch_of_lengths(lengths: list[int], width: int = 10) -> ChainsBatch:
@@ -44,9 +65,13 @@ def batch_of_lengths(lengths: list[int], width: int = 10) -> ChainsBatch:
 def evaluation(correct, ponder_steps, depth, padding_mask) -> ChainsEvaluation:
     correct, padding_mask = torch.tensor(correct), torch.tensor(padding_mask)
     return ChainsEvaluation(
-        accuracy=(correct & ~padding_mask).sum().item() / (~padding_mask).sum().item(), correct=correct & ~padding_mask,
-        ponder_steps=torch.tensor(ponder_steps), depth=torch.tensor(depth), depth_correlation=float("nan"),
-        attention=torch.zeros(2, 4, 4), padding_mask=padding_mask,
+        accuracy=(correct & ~padding_mask).sum().item() / (~padding_mask).sum().item(),
+        correct=correct & ~padding_mask,
+        ponder_steps=torch.tensor(ponder_steps),
+        depth=torch.tensor(depth),
+        depth_correlation=float("nan"),
+        attention=torch.zeros(2, 4, 4),
+        padding_mask=padding_mask,
     )
 
 
@@ -92,7 +117,11 @@ def test_mean_steps_by_depth_weighs_each_evaluation_the_same():
     # depths 2 and 6 are in HAND only
     table = experiments.mean_steps_by_depth([HAND, other])
     assert list(table) == [0, 1, 5]
-    assert table[0] == pytest.approx((1 + 7 / 3) / 2) and table[1] == pytest.approx(3.5) and table[5] == pytest.approx(5.25)
+    assert (
+        table[0] == pytest.approx((1 + 7 / 3) / 2)
+        and table[1] == pytest.approx(3.5)
+        and table[5] == pytest.approx(5.25)
+    )
     assert experiments.mean_steps_by_depth([HAND]) == {d: steps for d, (_, steps, _) in HAND.by_depth().items()}
     with pytest.raises(ValueError, match="evaluations"):
         experiments.mean_steps_by_depth([])
@@ -111,7 +140,10 @@ def test_the_fixed_depth_applies_the_block_fixed_depth_times():
     fixed = ChainsConfig(**TINY, method="fixed", fixed_depth=2)
     act = ChainsConfig(**TINY, method="act", fixed_depth=2)
     assert (fixed.depth, act.depth, ChainsConfig(**TINY, method="fixed").depth) == (2, 3, 3)
-    assert build_chains_model(fixed).encoder.max_ponder_steps == 2 and build_chains_model(act).encoder.max_ponder_steps == 3
+    assert (
+        build_chains_model(fixed).encoder.max_ponder_steps == 2
+        and build_chains_model(act).encoder.max_ponder_steps == 3
+    )
     with pytest.raises(ValueError, match="fixed_depth"):
         ChainsConfig(fixed_depth=0).validate()
     with pytest.raises(ValueError, match="test_max_len"):
@@ -138,10 +170,14 @@ def test_score_chains_scores_each_run_on_its_seeds_test_programs(tiny_runs):
         evaluations = [score_chains(run.model, run.config, 16) for run in runs]
         for run, result in zip(runs, evaluations):
             programs = evaluation_batch(run.config, 16, device="cpu")
-            expected = evaluate_chains(run.model, programs, run.config.halting_rule, run.config.generator("sampling", "cpu"))
+            expected = evaluate_chains(
+                run.model, programs, run.config.halting_rule, run.config.generator("sampling", "cpu")
+            )
             assert result.accuracy == expected.accuracy, method
             assert torch.equal(result.ponder_steps, expected.ponder_steps) and torch.equal(result.depth, programs.depth)
-        again = [score_chains(run.model, run.config, 16) for run in runs]  # sampled halting is repeatable: a fresh generator each call
+        again = [
+            score_chains(run.model, run.config, 16) for run in runs
+        ]  # sampled halting is repeatable: a fresh generator each call
         assert all(torch.equal(a.ponder_steps, b.ponder_steps) for a, b in zip(evaluations, again))
     act, pondernet = tiny_runs["act"][0], tiny_runs["pondernet"][0]
     same = [score_chains(run.model, run.config, 16).depth for run in (act, pondernet)]
@@ -155,7 +191,10 @@ def test_score_chains_on_longer_and_deeper_programs(tiny_runs):
     programs = evaluation_batch(tiny_runs["act"][0].config, 16, 14, 6, "cpu")
     assert torch.equal(deep.depth, programs.depth)
     run = tiny_runs["act"][0]
-    assert evaluate_chains(run.model, programs, run.config.halting_rule, run.config.generator("sampling", "cpu")).accuracy == deep.accuracy
+    assert (
+        evaluate_chains(run.model, programs, run.config.halting_rule, run.config.generator("sampling", "cpu")).accuracy
+        == deep.accuracy
+    )
 
 
 def test_depth_figures_from_evaluations_and_from_summaries_draw_the_same_curves(tiny_runs):
@@ -171,4 +210,287 @@ def test_depth_figures_from_evaluations_and_from_summaries_draw_the_same_curves(
         for a, b in zip(left.lines, right.lines):
             assert list(a.get_xdata()) == list(b.get_xdata())
             assert a.get_ydata() == pytest.approx(b.get_ydata(), abs=1e-4)  # summaries round to 4 decimals
+    plt.close("all")
+
+
+# --- What the chapter shows: ponderlib.presentation.transformer (tables and sentences) and the figures' layout.
+
+
+def scored(accuracy, ponder_steps, depth, correlation, correct=None) -> ChainsEvaluation:
+    """An evaluation of one program (no padding) with the given numbers."""
+    ponder_steps, depth = torch.tensor([ponder_steps]), torch.tensor([depth])
+    correct = torch.tensor([correct]) if correct is not None else torch.ones_like(depth, dtype=torch.bool)
+    return ChainsEvaluation(
+        accuracy=accuracy,
+        correct=correct,
+        ponder_steps=ponder_steps,
+        depth=depth,
+        depth_correlation=correlation,
+        attention=torch.zeros(1, depth.shape[1], depth.shape[1]),
+        padding_mask=torch.zeros_like(depth, dtype=torch.bool),
+    )
+
+
+def fake_run(seed, trained, longer=None, deeper=None):
+    """A run as train_chains returns it, as far as the presentation reads it (the live setting's config)."""
+    config = SimpleNamespace(seed=seed, max_len=10, max_depth=4, test_max_len=20, test_max_depth=7, fixed_depth=3)
+    return SimpleNamespace(
+        config=config, tests={"trained": trained, "longer": longer or trained, "deeper": deeper or trained}
+    )
+
+
+# Seeds 0 and 1 of each method. Programs: depths 0, 1, 2 (one position each); the deeper test set adds 5 and 6.
+LIVE_RUNS = {
+    "act": [
+        fake_run(
+            0,
+            scored(0.95, [2, 3, 4], [0, 1, 2], 0.81),
+            scored(0.90, [2, 3, 4], [0, 1, 2], 0.7),
+            scored(0.80, [2, 3, 4, 5, 6], [0, 1, 2, 5, 6], 0.9, [True, True, True, False, True]),
+        ),
+        fake_run(
+            1,
+            scored(0.99, [1, 1, 3], [0, 1, 2], 0.55),
+            scored(0.93, [1, 1, 3], [0, 1, 2], 0.5),
+            scored(0.85, [1, 1, 3, 2, 2], [0, 1, 2, 5, 6], 0.6, [True, True, True, False, False]),
+        ),
+    ],
+    "fixed": [
+        fake_run(0, scored(0.97, [3, 3, 3], [0, 1, 2], float("nan")), scored(0.91, [3, 3, 3], [0, 1, 2], float("nan"))),
+        fake_run(1, scored(0.98, [3, 3, 3], [0, 1, 2], float("nan")), scored(0.90, [3, 3, 3], [0, 1, 2], float("nan"))),
+    ],
+    "pondernet": [
+        fake_run(0, scored(0.96, [2, 4, 3], [0, 1, 2], 0.45), scored(0.92, [2, 4, 3], [0, 1, 2], 0.4)),
+        fake_run(1, scored(0.94, [3, 3, 4], [0, 1, 2], 0.35), scored(0.89, [3, 3, 4], [0, 1, 2], 0.3)),
+    ],
+}
+
+
+def test_spread_and_verdict_by_hand():
+    assert presentation.spread([0.5, 0.25, 1.0]) == "0.25 to 1.00 (mean 0.58)"
+    assert presentation.spread([0.3]) == "0.30 to 0.30 (mean 0.30)"
+    with pytest.raises(ValueError, match="values"):
+        presentation.spread([])
+    assert presentation.verdict(Rate(20, 20)) == "reproduced in every seed (20 of 20 seeds)"
+    assert presentation.verdict(Rate(19, 20)) == "mixed: 19 of 20 seeds"
+    assert presentation.verdict(Rate(6, 20)) == "mixed: 6 of 20 seeds"
+    assert presentation.verdict(Rate(5, 20)) == "not reproduced (5 of 20 seeds)"  # a quarter or fewer
+    assert presentation.verdict(Rate(0, 3)) == "not reproduced (0 of 3 seeds)"
+
+
+def test_test_sets_and_accuracies_follow_the_config():
+    labels = presentation.test_sets(LIVE_RUNS["act"][0].config)
+    assert labels == {
+        "trained: len <= 10, depth <= 4": "trained",
+        "len <= 20, depth <= 4": "longer",
+        "len <= 20, depth <= 7": "deeper",
+    }
+    accuracies = presentation.accuracies_by_test(LIVE_RUNS)
+    assert list(accuracies) == ["act", "fixed", "pondernet"]
+    assert accuracies["act"] == {
+        "trained: len <= 10, depth <= 4": [0.95, 0.99],
+        "len <= 20, depth <= 4": [0.90, 0.93],
+        "len <= 20, depth <= 7": [0.80, 0.85],
+    }
+    assert accuracies["fixed"]["len <= 20, depth <= 7"] == [0.97, 0.98]  # no deeper test given: the trained one
+    assert presentation.scores(LIVE_RUNS, "longer")["pondernet"][1].accuracy == 0.89
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """The cells of a Markdown table, header first, the rule left out; every line must be a table row."""
+    lines = markdown.splitlines()
+    assert all(line.startswith("| ") and line.endswith(" |") for line in [lines[0], *lines[2:]]), markdown
+    assert set(lines[1]) <= set("|:-") and lines[1].count("|") == lines[0].count("|") - lines[0].count("\\|")
+    return [[cell.strip() for cell in line[2:-2].split(" | ")] for line in [lines[0], *lines[2:]]]
+
+
+def test_live_table_and_paragraph_by_hand():
+    rows = table_rows(presentation.live_table(LIVE_RUNS))
+    assert rows[0][2] == "accuracy fixed depth 3" and len(rows) == 3
+    # seed 0: accuracies 0.95, 0.97, 0.96; mean steps ACT (2 + 3 + 4) / 3 = 3, PonderNet (2 + 4 + 3) / 3 = 3
+    assert rows[1] == ["0", "0.950", "0.970", "0.960", "3.00", "3.00", "0.81", "0.45"]
+    # seed 1: ACT (1 + 1 + 3) / 3 = 1.67, PonderNet (3 + 3 + 4) / 3 = 3.33
+    assert rows[2] == ["1", "0.990", "0.980", "0.940", "1.67", "3.33", "0.55", "0.35"]
+    paragraph = presentation.live_paragraph(LIVE_RUNS)
+    assert paragraph.startswith(
+        "In this run, ACT reaches 0.950 to 0.990 accuracy over the two seeds, the fixed depth "
+        "0.970 to 0.980, and ACT's ponder steps follow the required depth with Pearson "
+        "**r = 0.55 to 0.81** (mean 0.68). PonderNet's sampled halting steps give r = 0.35 to 0.45:"
+    )
+
+
+def test_steps_by_depth_sentence_by_hand():
+    act = presentation.scores(LIVE_RUNS)["act"]  # depth 0: (2 + 1) / 2, 1: (3 + 1) / 2, 2: (4 + 3) / 2
+    assert (
+        presentation.steps_by_depth_sentence(act)
+        == "Mean ACT ponder steps per required depth 0 to 2: 1.50, 2.00, 3.50."
+    )
+
+
+def test_shift_table_and_paragraph_by_hand():
+    rows = table_rows(presentation.shift_table(LIVE_RUNS))
+    assert rows[0] == [
+        "method",
+        "seed",
+        "accuracy, len <= 20",
+        "accuracy, depth <= 7",
+        "accuracy at depth 5-7",
+        "ponder steps at depth 5-7",
+    ]
+    # ACT seed 0, depths 5 and 6: one of two right, steps 5 and 6; seed 1: none right, steps 2 and 2
+    assert rows[1] == ["ACT", "0", "0.900", "0.800", "0.500", "5.50"]
+    assert rows[2] == ["ACT", "1", "0.930", "0.850", "0.000", "2.00"]
+    assert [row[0] for row in rows[3:]] == ["fixed depth", "fixed depth", "PonderNet", "PonderNet"]
+    assert math.isnan(float(rows[3][4]))  # the fixed depth's stand-in test set has no position deeper than 4
+    # drops: ACT 0.05, 0.06; fixed 0.06, 0.08; PonderNet 0.04, 0.05
+    paragraph = presentation.shift_paragraph(
+        {"act": LIVE_RUNS["act"], "fixed": LIVE_RUNS["act"][:1], "pondernet": LIVE_RUNS["act"][1:]}
+    )
+    assert paragraph.startswith(
+        "In this run, on programs twice as long, ACT loses 0.050 to 0.060 accuracy, the fixed "
+        "depth 0.050 to 0.050, PonderNet 0.060 to 0.060. On chains 5 to 7 hops deep"
+    )
+    assert (
+        "(accuracy at most 0.50). ACT spends 5.5, 2.0 ponder steps there per seed, against 3.0, 1.0 on one-hop"
+        in paragraph
+    )
+
+
+def summary(seed, method, accuracy, correlation, steps_by_depth, longer, unseen_accuracy, unseen_steps):
+    return {
+        "seed": seed,
+        "method": method,
+        "test_accuracy": accuracy,
+        "test_depth_correlation": correlation,
+        "accuracy_by_depth": {str(d): 1.0 for d in range(5)},
+        "ponder_steps_by_depth": {str(d): s for d, s in enumerate(steps_by_depth)},
+        "longer_accuracy": longer,
+        "unseen_depth_accuracy": unseen_accuracy,
+        "unseen_depth_ponder_steps": unseen_steps,
+        "updates": 400,
+        "seconds": 30.0,
+        "device_name": "a CPU",
+        "torch_threads": 1,
+        "torch_version": "2",
+        "ponderlib_version": "0.3.0",
+    }
+
+
+def hand_evidence() -> Evidence:
+    """Two seeds of the live setting, numbers chosen by hand."""
+    preset = PRESETS["ut-chains-live"]
+    config = {"max_len": 10, "max_depth": 4, "test_max_len": 20, "test_max_depth": 7}
+    summaries = [
+        summary(0, "act", 0.90, 0.2, [2, 2, 2, 3, 3], 0.80, 0.50, 4.0),
+        summary(0, "fixed", 0.97, None, [3] * 5, 0.85, 0.49, 3.0),
+        summary(0, "pondernet", 0.98, 0.1, [3, 3, 4, 4, 5], 0.90, 0.52, 4.5),
+        summary(1, "act", 0.96, 0.8, [1, 2, 3, 4, 5], 0.92, 0.60, 5.0),
+        summary(1, "fixed", 0.95, None, [3] * 5, 0.90, 0.51, 3.0),
+        summary(1, "pondernet", 0.99, 0.5, [3, 3, 4, 4, 5], 0.88, 0.53, 4.0),
+    ]
+    records = [{"point": {"method": s["method"]}, "seed": s["seed"], "config": config, "summary": s} for s in summaries]
+    return Evidence("ut-chains-live", preset, records)
+
+
+def test_evidence_paragraph_by_hand():
+    text = presentation.evidence_paragraph(hand_evidence(), direction=Rate(2, 2), strong=Rate(1, 2))
+    # accuracies: ACT 0.90, 0.96 (mean 0.93), fixed 0.97, 0.95 (0.96), PonderNet 0.98, 0.99 (0.985);
+    # rise from roots to 4 hops: 3 - 2 = 1 and 5 - 1 = 4
+    assert text.startswith(
+        "Over the 2 seeds of the evidence, every model learns the task (accuracy at least 0.900; means: ACT 0.930, "
+        "fixed depth 0.960, PonderNet 0.985), and ACT's ponder steps grow with the required depth in 2 of 2 seeds, "
+        "**but by very different amounts**: $r$ from 0.20 to 0.80, at least 0.5 in 1 of 2 seeds; the rise from roots "
+        "to 4 hops goes from 1.00 to 4.00 steps. At 400 training updates"
+    )
+    assert text.endswith("\n\n" + hand_evidence().describe())
+
+
+def test_paper_table_by_hand():
+    rates = dict(
+        direction=Rate(2, 2), strong=Rate(1, 2), as_accurate=Rate(1, 2), longer_cost=Rate(2, 2), near_chance=Rate(2, 2)
+    )
+    rows = table_rows(presentation.paper_table(hand_evidence(), **rates))
+    assert rows[0] == ["claim (Dehghani et al. 2019)", "paper's setting", "the evidence, 2 seeds", "verdict"]
+    assert len(rows) == 7 and all(len(row) == 4 for row in rows)
+    assert rows[1][2] == "r(depth, N) = 0.20 to 0.80 (mean 0.50); r >= 0.5 in 1 of 2 seeds"
+    assert rows[1][3] == "in direction: reproduced in every seed (2 of 2 seeds); strongly: mixed: 1 of 2 seeds"
+    assert rows[2][2] == "accuracy ACT 0.90 to 0.96 (mean 0.93), fixed 0.95 to 0.97 (mean 0.96)"
+    # ACT at least as accurate as the fixed depth on longer programs: 0.80 < 0.85 in seed 0, 0.92 >= 0.90 in seed 1
+    assert rows[3][2] == "len <= 20: ACT 0.80 to 0.92 (mean 0.86), fixed 0.85 to 0.90 (mean 0.88)"
+    assert rows[3][3] == (
+        "ACT at least as accurate as the fixed depth: mixed: 1 of 2 seeds; every model loses accuracy (2 of 2 seeds)"
+    )
+    assert rows[4][1] == "" and rows[4][2].startswith(
+        "depth 5-7: ACT 0.50 to 0.60 (mean 0.55) accurate with 4.00 to 5.00"
+    )
+
+
+# --- The figures: the book's width, fonts, integer depth axes and seed shades.
+
+
+def _check_layout(figure, integer_axes=()):
+    from ponderlib.figures import style
+
+    figure.canvas.draw()
+    width, _ = figure.get_size_inches()
+    assert width <= style.MAX_WIDTH + 1e-9
+    assert figure.dpi == style.DPI
+    texts = [t for t in figure.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text()]
+    assert texts and min(t.get_fontsize() for t in texts) >= style.FONT_SIZE
+    assert not any("mean of 1 seeds" in t.get_text() for t in texts)
+    for axis in integer_axes:
+        low, high = axis.get_view_interval()
+        ticks = [t for t in axis.get_ticklocs() if min(low, high) <= t <= max(low, high)]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    assert len({round(ax.get_position().y0, 3) for ax in figure.axes}) * 2 >= len(
+        figure.axes
+    )  # two panels a row at most
+
+
+def test_the_figures_fit_the_column_with_book_fonts_and_integer_axes(tiny_runs):
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures import transformer as figures
+
+    schematic = figures.plot_ponder_schematic([1, 2, 3], ["c = 1", "f = c", "a = not f"], max_ponder_steps=4)
+    _check_layout(schematic, [schematic.axes[0].yaxis])
+    heatmap = figures.plot_ponder_heatmap(HAND, rows=2)
+    _check_layout(heatmap, [heatmap.axes[0].xaxis, heatmap.axes[0].yaxis, heatmap.axes[1].xaxis])
+    live = {method: [run.tests["trained"] for run in runs] for method, runs in tiny_runs.items()}
+    by_depth = figures.plot_by_depth(live)
+    _check_layout(by_depth, [ax.xaxis for ax in by_depth.axes])
+    one_seed = figures.plot_by_depth({"act": live["act"][:1]}, title="tau = 0.01")
+    _check_layout(one_seed)
+    assert [t.get_text() for t in one_seed.legends[0].get_texts()] == ["ACT (one seed)"]
+    run = tiny_runs["act"][0]
+    programs = evaluation_batch(run.config, 16, device="cpu")
+    example = figures.plot_example(run.tests["trained"], programs, 0, n_names=run.config.n_names)
+    _check_layout(example, [example.axes[0].yaxis])
+    lengths = figures.plot_lengths({"act": {"trained: len <= 10, depth <= 4": [0.9, 0.95], "len <= 20": [0.8, 0.85]}})
+    _check_layout(lengths)
+    plt.close("all")
+
+
+def test_each_seed_is_a_shade_of_its_methods_hue(tiny_runs):
+    import matplotlib.colors
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures import style
+    from ponderlib.figures.transformer import plot_by_depth, seeds_label
+
+    assert seeds_label("act", 1) == "ACT (one seed)" and seeds_label("pondernet", 3) == "PonderNet (mean of 3 seeds)"
+    live = {method: [run.tests["trained"] for run in runs] for method, runs in tiny_runs.items()}
+    figure = plot_by_depth(live)
+    colors = [matplotlib.colors.to_hex(line.get_color()) for line in figure.axes[0].lines]
+    # per method: one line per seed in its shades, then the mean in the method's colour
+    assert colors == [
+        *style.seed_colors("act", 2),
+        style.color("act"),
+        *style.seed_colors("pondernet", 2),
+        style.color("pondernet"),
+    ]
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == [
+        "ACT (mean of 2 seeds)",
+        "PonderNet (mean of 2 seeds)",
+    ]
     plt.close("all")
