@@ -1,8 +1,11 @@
 """``python -m ponderlib``: train from a terminal and get one JSON object back::
 
-    python -m ponderlib train parity --method pondernet --n-elems 8 --target-accuracy 0.99 --json
-    python -m ponderlib train sorting --values int --order asc --min-len 5 --max-len 10 --test-max-len 20 --json
-    python -m ponderlib sweep parity --grid tau=1e-3,1e-2 --set method=act --seeds 0,1,2 --results runs.jsonl
+    python -m ponderlib train parity --method pondernet --n-elems 8 \
+        --target-accuracy 0.99 --json
+    python -m ponderlib train sorting --values int --order asc \
+        --min-len 5 --max-len 10 --test-max-len 20 --json
+    python -m ponderlib sweep parity --grid tau=1e-3,1e-2 --set method=act \
+        --seeds 0,1,2 --results runs.jsonl
     python -m ponderlib sweep --summary runs.jsonl --json
 
 Every option of ``train TASK`` is a field of the task's config dataclass (``--max-ponder-steps`` is

@@ -76,8 +76,13 @@ def _unavailable(reason: str) -> None:
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> tuple[pathlib.Path, str]:
-    """Build the book as committed, without executing it; return the HTML folder and the log."""
+    """Build the book as committed, without executing it; return the HTML folder and the log.
+
+    ``BOOK_BROWSER_HTML=<folder>`` checks a book already built there instead (an author's quick look at
+    ``_build/html``; its build log is not checked then)."""
     assert CONFIG["execute"]["execute_notebooks"] == "off", "the browser test must not re-execute chapters"
+    if os.environ.get("BOOK_BROWSER_HTML"):
+        return pathlib.Path(os.environ["BOOK_BROWSER_HTML"]), ""
     out = tmp_path_factory.mktemp("book")
     result = subprocess.run(
         # Strict, as `make book` and `make html` build: a warning fails the build.
@@ -362,3 +367,199 @@ def test_every_page_works_without_a_kernel(build, server, browser):
     context.close()
     report = "\n".join(f"{page}:\n  " + "\n  ".join(found) for page, found in problems.items())
     assert not problems, f"problems in the built book (screenshots in {OUTPUT}):\n{report}"
+
+
+# What a reader sees, at a desktop's width and at a phone's (390 px, an iPhone 12 to 15's viewport).
+READER_WIDTHS = {"desktop": 1280, "phone": 390}
+SCREENSHOTS = ROOT / "test-output" / "pages"
+# A raw Markdown table rule ("|---|", "| :--- |") or "$...$" left in a page's text means generated
+# Markdown was printed as text, not rendered.
+RAW_TABLE = re.compile(r"\|\s*:?-{3,}:?\s*\|")
+RAW_MATH = re.compile(r"(?<![\w$\\])\$[^\s$][^$\n]{0,80}?(?<!\s)\$(?![\w$])")
+
+
+def _figure_style() -> tuple[float, float]:
+    """The figures' smallest text (points) and dpi, from ponderlib.figures.style, read without importing
+    matplotlib."""
+    source = (ROOT / "ponderlib" / "figures" / "style.py").read_text(encoding="utf-8")
+    values = {name: float(re.search(rf"^{name} = ([0-9.]+)", source, re.M).group(1)) for name in ("FONT_SIZE", "DPI")}
+    return values["FONT_SIZE"], values["DPI"]
+
+
+def _reader_text_problems(page) -> list[str]:
+    """Generated tables and formulas rendered: no Markdown table rule or $...$ in the page's prose."""
+    text = page.evaluate(
+        """() => {
+            const article = document.querySelector("article").cloneNode(true);
+            article.querySelectorAll("pre, code, .highlight, .math, mjx-container, script, style, .cell_input")
+                   .forEach((node) => node.remove());
+            return article.innerText;
+        }"""
+    )
+    problems = []
+    for pattern, what in [(RAW_TABLE, "a Markdown table printed as text"), (RAW_MATH, "a formula printed as $...$")]:
+        found = pattern.search(text)
+        if found:
+            context = text[max(found.start() - 40, 0) : found.end() + 40].replace("\n", " ")
+            problems.append(f"{what}: ...{context}...")
+    return problems
+
+
+def _visible_code_problems(page) -> list[str]:
+    """No visible code cell asserts: checks run out of the reader's way (remove-cell, remove-input)."""
+    asserts = page.evaluate(
+        """() => [...document.querySelectorAll("article .cell_input pre, article div.highlight pre")]
+            .filter((node) => node.getClientRects().length > 0 && node.offsetParent !== null)
+            .filter((node) => /^\\s*assert\\b/m.test(node.textContent))
+            .map((node) => node.textContent.match(/^\\s*assert\\b.*$/m)[0].trim().slice(0, 100))"""
+    )
+    return [f"a visible assert: {line}" for line in asserts]
+
+
+def _figure_problems(page) -> list[str]:
+    """Every figure has a numbered caption and alt text, and its smallest text is about 9 px or more as
+    displayed (the library draws FONT_SIZE-point text at DPI; the page may shrink the image)."""
+    font_points, dpi = _figure_style()
+    found = page.evaluate(
+        """([fontPx]) => {
+            const problems = [];
+            for (const image of document.querySelectorAll("article img")) {
+                if (image.closest(".sd-card, .header-article, .prev-next-area")) continue;
+                const figure = image.closest("figure");
+                const caption = figure && figure.querySelector("figcaption");
+                const number = caption && caption.querySelector(".caption-number");
+                const name = (image.getAttribute("src") || "").slice(-40);
+                if (!caption || !caption.textContent.trim()) problems.push(`an image with no caption (${name})`);
+                else if (!number) problems.push(`a caption with no figure number: ${caption.textContent.trim().slice(0, 60)}`);
+                const alt = image.getAttribute("alt") || "";
+                if (!alt.trim() || /(^|\\/)[0-9a-f]{32,}\\.(png|jpe?g|svg)$/.test(alt)) problems.push(`an image whose alt text is ${alt ? "its file name" : "missing"} (${name})`);
+                const shown = image.getBoundingClientRect().width;
+                if (shown > 0 && image.naturalWidth > 0) {
+                    const px = fontPx * shown / image.naturalWidth;
+                    if (px < 8.5) problems.push(`figure text about ${px.toFixed(1)} px high as displayed (${name}: ${image.naturalWidth} px shown at ${Math.round(shown)} px)`);
+                }
+            }
+            return problems;
+        }""",
+        [font_points * dpi / 72],
+    )
+    return sorted(set(found))
+
+
+def _width_problems(page, width: int) -> list[str]:
+    """No equation or code block wider than the column on a desktop; on a phone, the page never scrolls
+    sideways and a wide one scrolls inside its own box, its equation number clear of it."""
+    return page.evaluate(
+        """([phone]) => {
+            const problems = [];
+            const article = document.querySelector("article");
+            const label = (node) => node.textContent.replace(/\\s+/g, " ").trim().slice(0, 60);
+            // A display equation is measured on MathJax's own box, which scrolls beside its number.
+            const boxes = [...article.querySelectorAll("div.math, pre")]
+                .map((node) => node.querySelector(":scope > mjx-container") || node);
+            for (const node of boxes) {
+                if (node.getClientRects().length === 0 || node.offsetParent === null) continue;
+                const overflow = getComputedStyle(node).overflowX;
+                const wider = node.scrollWidth > node.clientWidth + 1;
+                const what = node.tagName === "PRE" ? "a code block" : "an equation";
+                const container = node.tagName === "PRE" ? node : node.closest("div.math");
+                if (wider && !phone) problems.push(`${what} wider than its column (${node.scrollWidth} > ${node.clientWidth} px): ${label(container)}`);
+                if (wider && phone && !["auto", "scroll"].includes(overflow)) problems.push(`${what} cut off on a phone: ${label(container)}`);
+                if (node.tagName !== "PRE") {
+                    const number = container.querySelector(".eqno");
+                    const math = container.querySelector("mjx-container");
+                    if (number && math) {
+                        const a = number.getBoundingClientRect(), b = math.getBoundingClientRect();
+                        const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+                        if (overlap && math.querySelector("mjx-math").getBoundingClientRect().right > a.left + 1)
+                            problems.push(`an equation number drawn over its equation: ${number.textContent.trim()}`);
+                    }
+                }
+            }
+            if (document.documentElement.scrollWidth > window.innerWidth + 1)
+                problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px wide in a ${window.innerWidth} px window)`);
+            return problems;
+        }""",
+        [width < 600],
+    )
+
+
+def _solution_problems(page) -> list[str]:
+    """An exercise's solution is hidden until its dropdown is opened, and opens when clicked."""
+    problems = []
+    solutions = page.locator("article .admonition").filter(has=page.locator(".admonition-title", has_text=re.compile(r"^\s*Solution")))
+    for index in range(solutions.count()):
+        solution = solutions.nth(index)
+        body = solution.locator(":scope > :not(.admonition-title)").first
+        if body.count() == 0:
+            continue
+        if body.is_visible():
+            problems.append(f"solution {index + 1} is shown before the reader opens it")
+            continue
+        solution.locator(".admonition-title").first.click()
+        try:
+            body.wait_for(state="visible", timeout=5_000)
+        except PlaywrightTimeoutError:
+            problems.append(f"solution {index + 1} does not open when its title is clicked")
+    return problems
+
+
+def _phone_navigation_problems(page, chapter: bool) -> list[str]:
+    """On a phone, the chapter list and the page's contents open from the header's buttons."""
+    problems = []
+    toggles = [("primary", "the chapter list", "#pst-primary-sidebar-modal", "a.reference.internal")]
+    if chapter:
+        toggles.append(("secondary", "the page contents", "#pst-secondary-sidebar-modal", "a.nav-link"))
+    for side, what, dialog, link in toggles:
+        button = page.locator(f"button.{side}-toggle:visible").first
+        if button.count() == 0:
+            problems.append(f"no visible button opens {what}")
+            continue
+        button.tap()
+        try:
+            page.locator(f"{dialog} {link}").first.wait_for(state="visible", timeout=5_000)
+        except PlaywrightTimeoutError:
+            problems.append(f"tapping the {side} toggle does not open {what}")
+        page.keyboard.press("Escape")
+        page.wait_for_timeout(300)
+    return problems
+
+
+@pytest.mark.parametrize("device", list(READER_WIDTHS))
+def test_every_page_reads_well(build, server, browser, device):
+    """What a reader sees, page by page, at a desktop's width and a phone's: tables and formulas
+    rendered, no visible assert, every figure captioned, numbered, described and legible, no equation or
+    code block running past the column, solutions hidden until opened, and on a phone a navigation
+    that opens. A full-page screenshot of every page is saved under test-output/pages/."""
+    html, _ = build
+    width = READER_WIDTHS[device]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    network = _Network(server)
+    phone = dict(is_mobile=True, has_touch=True, device_scale_factor=1) if device == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": 900}, **phone)
+    context.route("**/*", network)
+    pages = _pages(html)
+    chapters = {page for page in pages if (html / "_sources" / page.with_suffix(".ipynb")).is_file()}
+    problems: dict[str, list[str]] = {}
+    for relative in pages:
+        if relative.parts[0] in ("genindex.html", "search.html", "py-modindex.html"):
+            continue
+        page = context.new_page()
+        page.goto(urljoin(server, relative.as_posix()), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        _wait_for_images(page)
+        page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+        slug = relative.with_suffix("").as_posix().replace("/", "-")
+        page.screenshot(path=str(SCREENSHOTS / f"{slug}-{device}.png"), full_page=True)
+        found = _reader_text_problems(page) + _figure_problems(page)
+        found += _width_problems(page, width)
+        if relative in chapters:
+            found += _visible_code_problems(page) + _solution_problems(page)
+        if device == "phone":
+            found += _phone_navigation_problems(page, chapter=relative in chapters)
+        if found:
+            problems[relative.as_posix()] = found
+        page.close()
+    context.close()
+    report = "\n".join(f"{page}:\n  " + "\n  ".join(found) for page, found in problems.items())
+    assert not problems, f"what a reader meets at {width} px (screenshots in {SCREENSHOTS}):\n{report}"

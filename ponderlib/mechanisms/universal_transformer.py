@@ -14,7 +14,8 @@ and the block is post-norm, as in the paper (sec. 2.1):
 
 .. math::
 
-    A^n &= \operatorname{LayerNorm}\big((H^{n-1} + P^n) + \operatorname{MultiHeadSelfAttention}(H^{n-1} + P^n)\big) \\
+    A^n &= \operatorname{LayerNorm}\big((H^{n-1} + P^n)
+        + \operatorname{MultiHeadSelfAttention}(H^{n-1} + P^n)\big) \\
     H^n &= \operatorname{LayerNorm}\big(A^n + \operatorname{Transition}(A^n)\big)
 
 Halting, per position ``i`` (sec. 2.2 and the ACT code of Appendix C): the halting unit reads the

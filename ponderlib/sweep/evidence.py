@@ -6,9 +6,12 @@ in how many seeds a claim about its live setting holds (:meth:`Evidence.rate`) b
 claim about its own live run::
 
     evidence = Evidence.load("act-parity-live")
-    learns = evidence.rate(lambda run: run["final_accuracy"] >= 0.95, halting_bias_init=3.0)
-    print(learns)                     # "20 of 20 seeds"
-    assert learns.holds_in_most_seeds  # at least 19 of 20: a claim a live run may assert
+    learns = evidence.rate(
+        lambda run: run["final_accuracy"] >= 0.95, halting_bias_init=3.0
+    )
+    print(learns)  # "20 of 20 seeds"
+    # At least 19 of 20: a claim a live run may assert.
+    assert learns.holds_in_most_seeds
 
 The folder is ``PONDERLIB_EVIDENCE`` when set, else the ``evidence/`` folder of the repository
 ``ponderlib`` was loaded from (a clone, or the copy ``make book`` executes), else the copy a pip install

@@ -3,7 +3,8 @@ to resume.
 
 The file holds one JSON object per line, one per finished run::
 
-    {"task": "parity", "point": {"tau": 0.001}, "seed": 0, "config": {...}, "summary": {...}, "source": {...}}
+    {"task": "parity", "point": {"tau": 0.001}, "seed": 0,
+     "config": {...}, "summary": {...}, "source": {...}}
 
 where ``config`` is the run's whole config as the sweep built it
 (:meth:`~ponderlib.core.engine.TrainConfig.to_dict`, seed included), ``summary`` the task result's
