@@ -17,7 +17,9 @@ from ponderlib.tasks.sorting import evaluate_sort, sort_batch, train_sort
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
-TINY = dict(hidden=8, attention_dim=8, batch_size=16, max_updates=2, eval_every=2, eval_size=16, device="cpu", progress=False)
+TINY = dict(
+    hidden=8, attention_dim=8, batch_size=16, max_updates=2, eval_every=2, eval_size=16, device="cpu", progress=False
+)
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +100,12 @@ def test_hull_examples_read_vertices_off_the_pointers(hull_run):
 
 def test_hull_example_exact_by_hand():
     square = torch.tensor([[0.5, 0.5], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]])
-    right = experiments.HullExample(square, [1, 2, 3, 4], [1, 2, 3, 4], torch.tensor([1, 2, 3, 4, 5]), torch.zeros(5, 6))
-    rotated = experiments.HullExample(square, [2, 3, 4, 1], [1, 2, 3, 4], torch.tensor([2, 3, 4, 1, 5]), torch.zeros(5, 6))
+    right = experiments.HullExample(
+        square, [1, 2, 3, 4], [1, 2, 3, 4], torch.tensor([1, 2, 3, 4, 5]), torch.zeros(5, 6)
+    )
+    rotated = experiments.HullExample(
+        square, [2, 3, 4, 1], [1, 2, 3, 4], torch.tensor([2, 3, 4, 1, 5]), torch.zeros(5, 6)
+    )
     assert right.exact and not rotated.exact and right.length == 5
 
 
@@ -194,3 +200,224 @@ def test_examples_leave_the_model_in_its_mode(sort_run):
     assert sort_run.model.training
     sort_run.model.eval()
     assert np.isfinite(experiments.sort_examples(sort_run, 1, 5, 5)[0].attention.numpy()).all()
+
+
+def _texts_and_size(fig):
+    from matplotlib.text import Text
+
+    from ponderlib.figures import style
+
+    width, _ = fig.get_size_inches()
+    small = [t.get_text() for t in fig.findobj(Text) if t.get_text() and t.get_fontsize() < style.FONT_SIZE]
+    return width, small
+
+
+def test_every_figure_is_at_most_the_column_wide_with_legible_text_and_legends_off_the_data(sort_run, hull_run):
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures import pointer as figures
+    from ponderlib.figures import style
+
+    example = experiments.sort_examples(sort_run, 1, 12, 12)[0]
+    hull = experiments.hull_examples(hull_run, 1, 8, 8)[0]
+    summary = {"seed": 0, "exact_match_by_length": {"5": 1.0, "10": 0.9, "20": 0.5}}
+    drawn = {
+        "diagram": figures.pointer_diagram_figure([4, 1, 3, 1], [1, 3, 2, 0], "diagram"),
+        "attention": figures.attention_map_figure(example.attention, example.inputs, example.pointers, "map"),
+        "curves": figures.training_curves_figure({"seq2seq": sort_run.history, "pointer": sort_run.history}, "c"),
+        "length": figures.length_evidence_figure([summary, {**summary, "seed": 1}], 10, "length"),
+        "hull": figures.hull_figure(hull.points, hull.predicted, hull.true, "hull"),
+        "hull attention": figures.hull_attention_figure(hull.attention, hull.pointers, hull.length, "p"),
+        "hull training": figures.hull_training_figure({2: hull_run.history}, "training"),
+        "hull evidence": figures.hull_training_evidence_figure([hull_run.summary()], "evidence"),
+    }
+    for name, fig in drawn.items():
+        width, small = _texts_and_size(fig)
+        assert width <= style.MAX_WIDTH, (name, width)
+        assert not small, (name, small)
+        assert fig.dpi == style.DPI, name
+        assert all(ax.get_legend() is None for ax in fig.axes), f"{name}: a legend inside the axes"
+    for name in ("curves", "length", "hull", "hull training", "hull evidence"):
+        assert drawn[name].legends, f"{name}: no legend below the panels"
+    plt.close("all")
+
+
+def test_seeds_are_shades_of_the_pointers_hue_and_one_seed_has_no_mean():
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
+
+    from ponderlib.figures import style
+    from ponderlib.figures.pointer import length_evidence_figure
+
+    summaries = [{"seed": s, "exact_match_by_length": {"5": 1.0, "6": 0.9}} for s in (3, 4, 5)]
+    lines = length_evidence_figure(summaries, 5, "three").axes[0].lines
+    assert [to_hex(line.get_color()) for line in lines[:3]] == style.seed_colors("pointer", 3)
+    assert to_hex(lines[3].get_color()) == style.color("pointer")
+    assert [line.get_label() for line in lines] == ["seed 3", "seed 4", "seed 5", "mean of 3 seeds"]
+    (only,) = length_evidence_figure(summaries[:1], 5, "one").axes[0].lines  # no "mean of 1 seeds"
+    assert only.get_label() == "seed 3"
+    many = [{"seed": s, "exact_match_by_length": {"5": 1.0, "6": 0.9}} for s in range(20)]
+    labels = [line.get_label() for line in length_evidence_figure(many, 5, "twenty").axes[0].lines]
+    assert labels[0] == "20 seeds, one shade each" and labels[-1] == "mean of 20 seeds"
+    assert all(label.startswith("_") for label in labels[1:-1])  # one legend entry for the twenty
+    plt.close("all")
+
+
+def test_example_figures_for_the_pickers(sort_run, hull_run):
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures.pointer import hull_example_figures, sort_example_figures
+
+    sort_figures = sort_example_figures(experiments.sort_examples(sort_run, 2, 5, 5), "seed 3")
+    assert list(sort_figures) == ["example 1 (n = 5)", "example 2 (n = 5)"]
+    assert sort_figures["example 2 (n = 5)"].axes[0].get_title() == "seed 3, example 2 (n = 5)"
+    hull = experiments.hull_examples(hull_run, 1, 7, 7)
+    hull_figures = hull_example_figures(hull, 2)
+    assert list(hull_figures) == ["set 1 (n = 7), hull", "set 1 (n = 7), pointer distributions"]
+    outcome = "exact" if hull[0].exact else "not exact"
+    assert hull_figures["set 1 (n = 7), hull"].axes[0].get_title() == f"set 1, 7 points: {outcome} (seed 2)"
+    plt.close("all")
+
+
+# ponderlib.presentation.pointer: the chapter's tables and sentences, worked by hand.
+
+
+def _is_table(markdown: str, columns: int, rows: int) -> bool:
+    lines = markdown.split("\n")
+    rule = lines[1].strip("|").split("|")
+    return (
+        len(lines) == rows + 2
+        and len(rule) == columns
+        and all(set(cell) <= set(":-") and "---" in cell for cell in rule)
+        and all(line.count("|") == columns + 1 for line in lines)
+    )
+
+
+def test_spread_and_verdict_by_hand():
+    from ponderlib.presentation.pointer import spread, verdict
+    from ponderlib.sweep.evidence import Rate
+
+    assert spread([0.5, 0.7, 0.9]) == "50.0% to 90.0% (mean 70.0%)"
+    assert spread([1.0] * 20) == "100.0% in each of the 20 seeds"
+    with pytest.raises(ValueError, match="values"):
+        spread([])
+    assert verdict(Rate(20, 20)) == "reproduced in every seed (20 of 20 seeds)"
+    assert verdict(Rate(5, 20)) == "not reproduced (5 of 20 seeds)"  # a quarter or fewer
+    assert verdict(Rate(6, 20)) == "mixed: 6 of 20 seeds"
+
+
+def test_sort_table_and_sentences_by_hand():
+    from ponderlib.presentation.pointer import (
+        beam_sentence,
+        sort_evidence_sentence,
+        sort_length_table,
+        sort_live_sentence,
+    )
+    from ponderlib.sweep.evidence import Rate
+
+    by_length = {0: {5: 1.0, 10: 0.99, 20: 0.95}, 1: {5: 0.8, 10: 0.97, 20: 0.93}}
+    table = sort_length_table(by_length, lengths=(5, 20))
+    assert table == (
+        "| length | seed 0 | seed 1 | mean |\n|---:|---:|---:|---:|\n| 5 | 1.000 | 0.800 | 0.900 |\n"
+        "| 20 | 0.950 | 0.930 | 0.940 |"
+    )
+    assert _is_table(table, 4, 2)
+    with pytest.raises(ValueError, match="by_length"):
+        sort_length_table({})
+    assert sort_live_sentence(by_length) == (
+        "In this run, trained on lengths 5 to 10, the pointer sorts arrays of 10 reals in descending order exactly "
+        "in **97.0% to 99.0%** of cases over the 2 seeds (mean 98.0%) and arrays of 20, twice the longest it saw, "
+        "in **93.0% to 95.0%** (mean 94.0%)."
+    )
+    evidence = sort_evidence_sentence([0.99, 0.98], [0.96, 0.935], Rate(2, 2), Rate(1, 2))
+    assert evidence.startswith(
+        "Over the 2 seeds of the evidence, the pointer sorts arrays of 10 reals exactly in 98.0% to"
+    )
+    assert "within 2.5 percentage points" in evidence  # 0.96 - 0.935
+    assert evidence.endswith("0.98 at length 10 holds in 2 of 2 seeds, that of 0.90 at length 20 in 1 of 2 seeds.")
+    same = beam_sentence({0: {1: 0.95, 4: 0.95}, 1: {1: 0.9, 4: 0.9}, 2: {1: 1.0, 4: 1.0}})
+    assert "gives the same exact match on arrays of 20 as greedy decoding in each of the 3 seeds" in same
+    assert same.endswith("a statement about these three runs, not a claim about the setting.")
+    changed = beam_sentence({0: {1: 0.95, 4: 0.96}, 1: {1: 0.95, 4: 0.94}})
+    assert "changes exact match on arrays of 20 by -0.0100 to +0.0100 against greedy decoding" in changed
+
+
+def test_decoder_table_and_sentences_by_hand():
+    from ponderlib.presentation.pointer import decoder_evidence_sentence, decoder_live_sentence, decoder_table
+    from ponderlib.sweep.evidence import Rate
+
+    def run(exact, elements):
+        return SimpleNamespace(test=SimpleNamespace(exact_match=exact, element_accuracy=elements))
+
+    comparison = {"seq2seq": {0: run(0.3, 0.7), 1: run(0.5, 0.8)}, "pointer": {0: run(1.0, 1.0), 1: run(0.9, 0.98)}}
+    table = decoder_table(comparison)
+    assert table.split("\n") == [
+        "| decoder | exact match, seed 0, seed 1 | mean ± half-range | element accuracy, mean |",
+        "|:---|---:|---:|---:|",
+        "| seq2seq | 0.300, 0.500 | 0.400 ± 0.100 | 0.750 |",
+        "| pointer network | 1.000, 0.900 | 0.950 ± 0.050 | 0.990 |",
+    ]
+    assert decoder_live_sentence(comparison, 200) == (
+        "In this run, after 200 training updates the pointer's worst seed sorts **90.0%** of the test arrays "
+        "exactly; the better seq2seq decoder in its best seed sorts **50.0%**."
+    )
+    exact = {"seq2seq": [0.3, 0.4], "bahdanau": [0.2, 0.5], "pointer": [1.0, 1.0]}
+    sentence = decoder_evidence_sentence(exact, 200, Rate(1, 2))
+    assert "is 100.0% in each of the 2 seeds for the pointer, 30.0% to 40.0% (mean 35.0%) for seq2seq" in sentence
+    assert "the better of the two is 0.50 to 0.70" in sentence  # 1.0 - 0.5 and 1.0 - 0.3
+    assert sentence.endswith("it sorts more arrays exactly in 1 of 2 seeds.")
+
+
+HULLS = {
+    "accuracy": {5: [0.7, 0.6], 10: [0.45, 0.4], 20: [0.1, 0.2]},
+    "area_coverage": {5: [0.9, 1.0], 10: [0.98, 0.99], 20: [0.95, 0.97]},
+    "invalid": {5: [0.0, 0.1], 10: [0.02, 0.02], 20: [0.05, 0.07]},
+}
+
+
+def test_hull_table_and_sentences_by_hand():
+    from ponderlib.presentation.pointer import hull_evidence_sentence, hull_live_sentence, hull_table, rising_sentence
+
+    table = hull_table(HULLS, (5, 20))
+    assert table.split("\n")[2:] == [
+        "| 5 | 0.700, 0.600 | 0.650 | 0.950 | 0.050 |",
+        "| 20 (longer than trained) | 0.100, 0.200 | 0.150 | 0.960 | 0.060 |",
+    ]
+    assert _is_table(table, 5, 2)
+    with pytest.raises(ValueError, match="invalid missing"):
+        hull_table({"accuracy": {}, "area_coverage": {}}, (5,))
+    assert hull_live_sentence(HULLS) == (
+        "In this run, on 10 points, the largest sets it trained on, the pointer outputs the exact hull in "
+        "**40.0% to 45.0%** of sets (2 seeds) and its polygons cover **98.5%** of the true area on average; on "
+        "20 points, twice as many as it saw, accuracy falls to 15.0% while the area covered stays at 96.0%."
+    )
+    evidence = hull_evidence_sentence(HULLS)
+    assert evidence.startswith(
+        "Over the 2 seeds of the evidence, on 10 points the pointer outputs the exact hull in "
+        "40.0% to 45.0% (mean 42.5%) of sets"
+    )
+    assert evidence.endswith("and 6.0% of the outputs are not simple polygons on average.")
+    assert rising_sentence(2, 3) == (
+        "In this run, held-out accuracy is still rising over the second half of the budget in 2 of the 3 seeds."
+    )
+    with pytest.raises(ValueError, match="rising"):
+        rising_sentence(4, 3)
+
+
+def test_paper_table_reads_every_rate_by_its_name():
+    from ponderlib.presentation.pointer import PAPER_RATES, paper_table
+    from ponderlib.sweep.evidence import Rate
+
+    rates = {name: Rate(20, 20) for name in PAPER_RATES} | {"attention_helps": Rate(1, 20), "hull_rising": Rate(19, 20)}
+    decoders = {"seq2seq": [0.3, 0.4], "bahdanau": [0.2, 0.5], "pointer": [1.0, 1.0]}
+    table = paper_table(HULLS, decoders, [0.96, 0.97], 200, rates)
+    assert _is_table(table, 4, 4)
+    rows = table.split("\n")[2:]
+    assert (
+        "at most 45.0% of the hulls are exact" in rows[0] and "rising when the budget ends in 19 of 20 seeds" in rows[0]
+    )
+    assert "mean accuracy n = 5: 65.0%, 10: 42.5%, 20: 15.0%" in rows[1]
+    assert "attention ahead of plain seq2seq: not reproduced (1 of 20 seeds)" in rows[2]
+    assert "length 20 at 96.0% to 97.0% (mean 96.5%) exact" in rows[3]
+    with pytest.raises(ValueError, match="sort_20 missing"):
+        paper_table(HULLS, decoders, [0.96], 200, {k: v for k, v in rates.items() if k != "sort_20"})

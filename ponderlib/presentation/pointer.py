@@ -1,0 +1,331 @@
+"""What chapter 3 shows in words, built from its results: the tables of exact match by length, of the
+decoders and of the hulls, the sentences that state this run's and the evidence's numbers, and the
+table of the paper against the evidence.
+
+Every function returns Markdown (a chapter shows it with :func:`ponderlib.presentation.tables.show`);
+fractions are written as percentages with one decimal (``0.992`` is ``99.2%``) in sentences and with
+three decimals in tables. A seed's values are listed in the order the mappings give them.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ponderlib.experiments.pointer import mean_and_half_range
+from ponderlib.figures import style
+from ponderlib.presentation.tables import markdown_table
+from ponderlib.sweep.evidence import Rate
+
+HULL_METRICS = ("accuracy", "area_coverage", "invalid")
+"""The per-point-count metrics a hull table reads, each ``{n: [one value per seed]}``."""
+
+PAPER_RATES = (
+    "hull_area_10",
+    "hull_rising",
+    "hull_falls",
+    "hull_area_20",
+    "pointer_ahead",
+    "attention_helps",
+    "sort_20",
+)
+"""The claims' rates :func:`paper_table` reads, by short name (see its docstring)."""
+
+
+def spread(values: Sequence[float]) -> str:
+    """Per-seed fractions as a range and their mean, ``"98.6% to 99.8% (mean 99.2%)"``, or
+    ``"100.0% in each of the 20 seeds"`` when every seed has the same value.
+
+    >>> spread([0.5, 0.7, 0.9])
+    '50.0% to 90.0% (mean 70.0%)'
+    """
+    if len(values) == 0:
+        raise ValueError("values must hold at least one number, got none")
+    if min(values) == max(values):
+        return f"{values[0]:.1%} in each of the {len(values)} seeds"
+    return f"{min(values):.1%} to {max(values):.1%} (mean {statistics.mean(values):.1%})"
+
+
+def verdict(rate: Rate) -> str:
+    """A paper claim's verdict from its rate over the evidence's seeds: reproduced in every seed, not
+    reproduced (in at most a quarter of them), or mixed."""
+    if rate.holds == rate.runs:
+        return f"reproduced in every seed ({rate})"
+    return f"not reproduced ({rate})" if rate.holds <= rate.runs // 4 else f"mixed: {rate}"
+
+
+def sort_length_table(by_length: Mapping[int, Mapping[int, float]], lengths: Sequence[int] = (5, 10, 15, 20)) -> str:
+    """Exact match at each of ``lengths``, one column per seed and their mean.
+
+    Args:
+        by_length: seed -> {array length: exact match} (a sorting run's ``by_length``).
+        lengths: the rows.
+    """
+    seeds = list(by_length)
+    if not seeds:
+        raise ValueError("by_length must hold at least one seed, got none")
+    rows = []
+    for n in lengths:
+        values = [by_length[seed][n] for seed in seeds]
+        rows.append([n, *(f"{v:.3f}" for v in values), f"{statistics.mean(values):.3f}"])
+    return markdown_table(["length", *(f"seed {seed}" for seed in seeds), "mean"], rows, align="r" * (len(seeds) + 2))
+
+
+def sort_live_sentence(by_length: Mapping[int, Mapping[int, float]], trained_max: int = 10, longest: int = 20) -> str:
+    """This run's exact match on arrays of ``trained_max`` reals (the longest trained) and of ``longest``,
+    over its seeds (``by_length`` as in :func:`sort_length_table`)."""
+    at_trained = [curve[trained_max] for curve in by_length.values()]
+    at_longest = [curve[longest] for curve in by_length.values()]
+    return (
+        f"In this run, trained on lengths 5 to {trained_max}, the pointer sorts arrays of {trained_max} reals in "
+        f"descending order exactly in **{min(at_trained):.1%} to {max(at_trained):.1%}** of cases over the "
+        f"{len(at_trained)} seeds (mean {statistics.mean(at_trained):.1%}) and arrays of {longest}, "
+        f"{_times(longest, trained_max)} the longest it saw, in **{min(at_longest):.1%} to {max(at_longest):.1%}** "
+        f"(mean {statistics.mean(at_longest):.1%})."
+    )
+
+
+def _times(longer: int, shorter: int) -> str:
+    return "twice" if longer == 2 * shorter else f"{longer / shorter:g} times"
+
+
+def sort_evidence_sentence(at_10: Sequence[float], at_20: Sequence[float], rate_10: Rate, rate_20: Rate) -> str:
+    """The evidence's exact match on arrays of 10 and of 20 reals (one value per seed), their spread at 20,
+    and in how many seeds the thresholds of 0.98 at length 10 (``rate_10``) and 0.90 at 20 hold."""
+    return (
+        f"Over the {len(at_10)} seeds of the evidence, the pointer sorts arrays of 10 reals exactly in "
+        f"{spread(at_10)} of cases and arrays of 20 in {spread(at_20)}: the seeds lie within "
+        f"{100 * (max(at_20) - min(at_20)):.1f} percentage points of each other at length 20. The threshold of "
+        f"0.98 at length 10 holds in {rate_10}, that of 0.90 at length 20 in {rate_20}."
+    )
+
+
+def beam_sentence(beam_scores: Mapping[int, Mapping[int, float]], width: int = 4, length: int = 20) -> str:
+    """What beam search of ``width`` changed against greedy decoding (width 1) on arrays of ``length``,
+    from seed -> {beam width: exact match}; a statement about these runs, not about the setting."""
+    changes = [scores[width] - scores[1] for scores in beam_scores.values()]
+    if all(change == 0 for change in changes):
+        effect = (
+            f"gives the same exact match on arrays of {length} as greedy decoding in each of the {len(changes)} seeds"
+        )
+    else:
+        effect = (
+            f"changes exact match on arrays of {length} by {min(changes):+.4f} to {max(changes):+.4f} against "
+            "greedy decoding"
+        )
+    return (
+        f"In this run, beam width {width} {effect}. Beam search is not part of the evidence, so this is a "
+        f"statement about these {_count(len(changes))} runs, not a claim about the setting."
+    )
+
+
+def _count(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
+
+
+def decoder_table(comparison: Mapping[str, Mapping[int, Any]]) -> str:
+    """The decoders' exact match per seed, its mean and half-range, and their mean element accuracy.
+
+    Args:
+        comparison: decoder -> seed -> a sorting result (its ``test.exact_match`` and
+            ``test.element_accuracy``, fractions).
+    """
+    if not comparison:
+        raise ValueError("comparison must hold at least one decoder, got none")
+    seeds = list(next(iter(comparison.values())))
+    rows = []
+    for decoder, runs in comparison.items():
+        exact = [runs[seed].test.exact_match for seed in seeds]
+        elements = [runs[seed].test.element_accuracy for seed in seeds]
+        mean, half_range = mean_and_half_range(exact)
+        rows.append(
+            [
+                style.label(decoder),
+                ", ".join(f"{x:.3f}" for x in exact),
+                f"{mean:.3f} ± {half_range:.3f}",
+                f"{statistics.mean(elements):.3f}",
+            ]
+        )
+    header = [
+        "decoder",
+        "exact match, " + ", ".join(f"seed {s}" for s in seeds),
+        "mean ± half-range",
+        "element accuracy, mean",
+    ]
+    return markdown_table(header, rows, align="lrrr")
+
+
+def decoder_live_sentence(comparison: Mapping[str, Mapping[int, Any]], updates: int) -> str:
+    """The pointer's worst seed against the best seed of the better seq2seq decoder (every decoder but
+    ``"pointer"``), after ``updates`` training updates (``comparison`` as in :func:`decoder_table`)."""
+    pointer_worst = min(run.test.exact_match for run in comparison["pointer"].values())
+    baseline_best = max(
+        run.test.exact_match for d, runs in comparison.items() if d != "pointer" for run in runs.values()
+    )
+    return (
+        f"In this run, after {updates} training updates the pointer's worst seed sorts **{pointer_worst:.1%}** of "
+        f"the test arrays exactly; the better seq2seq decoder in its best seed sorts **{baseline_best:.1%}**."
+    )
+
+
+def decoder_evidence_sentence(exact: Mapping[str, Sequence[float]], updates: int, attention_helps: Rate) -> str:
+    """The evidence's exact match of the pointer, seq2seq and seq2seq with Bahdanau's attention (decoder ->
+    one value per seed, seed order), the pointer's lead over the better of the two in each seed, and in
+    how many seeds attention sorts more arrays exactly than plain seq2seq (``attention_helps``)."""
+    lead = [p - max(s, b) for s, b, p in zip(exact["seq2seq"], exact["bahdanau"], exact["pointer"])]
+    return (
+        f"Over the {len(lead)} seeds of the evidence, after {updates} training updates the share of test arrays "
+        f"sorted exactly is {spread(exact['pointer'])} for the pointer, {spread(exact['seq2seq'])} for seq2seq and "
+        f"{spread(exact['bahdanau'])} for seq2seq with Bahdanau's attention; the pointer's lead over the better of "
+        f"the two is {min(lead):.2f} to {max(lead):.2f}. Attention does not even help the seq2seq decoder at this "
+        f"budget: it sorts more arrays exactly in {attention_helps}."
+    )
+
+
+def _check_hull_metrics(metrics: Mapping[str, Mapping[int, Sequence[float]]]) -> None:
+    missing = [name for name in HULL_METRICS if name not in metrics]
+    if missing:
+        raise ValueError(f"metrics must hold {', '.join(HULL_METRICS)}; {', '.join(missing)} missing")
+
+
+def hull_table(
+    metrics: Mapping[str, Mapping[int, Sequence[float]]], point_counts: Sequence[int], trained_max: int = 10
+) -> str:
+    """Hull accuracy per seed and its mean, mean area coverage and mean fraction of invalid outputs, one
+    row per point count; counts above ``trained_max`` are marked "longer than trained".
+
+    Args:
+        metrics: ``"accuracy"``, ``"area_coverage"``, ``"invalid"`` -> {point count: one fraction per seed}
+            (as :func:`ponderlib.experiments.pointer.metric_by_points` gives them).
+        point_counts: the rows.
+        trained_max: the most points a training set had.
+    """
+    _check_hull_metrics(metrics)
+    rows = []
+    for n in point_counts:
+        accuracy = metrics["accuracy"][n]
+        rows.append(
+            [
+                f"{n} (longer than trained)" if n > trained_max else str(n),
+                ", ".join(f"{a:.3f}" for a in accuracy),
+                f"{statistics.mean(accuracy):.3f}",
+                f"{statistics.mean(metrics['area_coverage'][n]):.3f}",
+                f"{statistics.mean(metrics['invalid'][n]):.3f}",
+            ]
+        )
+    header = ["points", "accuracy per seed", "accuracy, mean", "area coverage, mean", "invalid outputs, mean"]
+    return markdown_table(header, rows, align="lrrrr")
+
+
+def hull_live_sentence(
+    metrics: Mapping[str, Mapping[int, Sequence[float]]], trained_max: int = 10, longest: int = 20
+) -> str:
+    """This run's exact hulls and area coverage on ``trained_max`` points (the largest trained sets) and on
+    ``longest`` (``metrics`` as in :func:`hull_table`)."""
+    _check_hull_metrics(metrics)
+    accuracy, area = metrics["accuracy"], metrics["area_coverage"]
+    return (
+        f"In this run, on {trained_max} points, the largest sets it trained on, the pointer outputs the exact hull "
+        f"in **{min(accuracy[trained_max]):.1%} to {max(accuracy[trained_max]):.1%}** of sets "
+        f"({len(accuracy[trained_max])} seeds) and its polygons cover **{statistics.mean(area[trained_max]):.1%}** "
+        f"of the true area on average; on {longest} points, {_times(longest, trained_max)} as many as it saw, "
+        f"accuracy falls to {statistics.mean(accuracy[longest]):.1%} while the area covered stays at "
+        f"{statistics.mean(area[longest]):.1%}."
+    )
+
+
+def hull_evidence_sentence(metrics: Mapping[str, Mapping[int, Sequence[float]]]) -> str:
+    """The evidence's exact hulls and area coverage on 10 and 20 points, and the mean fraction of outputs
+    that are not simple polygons on 20 (``metrics`` as in :func:`hull_table`, one value per seed)."""
+    _check_hull_metrics(metrics)
+    accuracy, area = metrics["accuracy"], metrics["area_coverage"]
+    return (
+        f"Over the {len(accuracy[10])} seeds of the evidence, on 10 points the pointer outputs the exact hull in "
+        f"{spread(accuracy[10])} of sets, and its polygons cover {spread(area[10])} of the true area; on 20 points "
+        f"accuracy is {spread(accuracy[20])}, area coverage {spread(area[20])}, and "
+        f"{statistics.mean(metrics['invalid'][20]):.1%} of the outputs are not simple polygons on average."
+    )
+
+
+def rising_sentence(rising: int, seeds: int) -> str:
+    """In how many of this run's ``seeds`` held-out hull accuracy was still rising (``rising`` of them)."""
+    if not 0 <= rising <= seeds:
+        raise ValueError(f"rising must be between 0 and seeds = {seeds}, got {rising}")
+    return (
+        f"In this run, held-out accuracy is still rising over the second half of the budget in {rising} of the "
+        f"{seeds} seeds."
+    )
+
+
+def paper_table(
+    hulls: Mapping[str, Mapping[int, Sequence[float]]],
+    decoders: Mapping[str, Sequence[float]],
+    sort_at_20: Sequence[float],
+    updates: int,
+    rates: Mapping[str, Rate],
+) -> str:
+    """Vinyals et al.'s claims (Table 1 and sec. 4) against the evidence: the paper's setting and number,
+    the evidence's (20 seeds), and the verdict from each claim's rate.
+
+    Args:
+        hulls: the hull evidence as in :func:`hull_table`, at 5, 10, 15 and 20 points.
+        decoders: ``"seq2seq"``, ``"bahdanau"``, ``"pointer"`` -> exact match per seed after ``updates``
+            training updates (the decoder comparison's evidence).
+        sort_at_20: exact match on arrays of 20 reals per seed (trained on 5 to 10).
+        updates: the decoder comparison's budget in training updates.
+        rates: the claims' rates in the evidence, by the short names of :data:`PAPER_RATES`: hull area on
+            10 points at least 0.95 (``hull_area_10``), hull accuracy still rising when the budget ends
+            (``hull_rising``), hull accuracy falling from 5 to 10 to 20 points (``hull_falls``), hull area
+            on 20 points at least 0.90 (``hull_area_20``), the pointer ahead of the better seq2seq decoder
+            by 0.2 or more (``pointer_ahead``), attention ahead of plain seq2seq (``attention_helps``),
+            sorting at least 90% exact at length 20 (``sort_20``).
+    """
+    _check_hull_metrics(hulls)
+    missing = [name for name in PAPER_RATES if name not in rates]
+    if missing:
+        raise ValueError(f"rates must hold {', '.join(PAPER_RATES)}; {', '.join(missing)} missing")
+    accuracy_10, area_10 = hulls["accuracy"][10], hulls["area_coverage"][10]
+
+    def means(name: str) -> str:
+        return ", ".join(f"{n}: {statistics.mean(values):.1%}" for n, values in hulls[name].items())
+
+    rows = [
+        [
+            "Ptr-Net finds exact hulls",
+            "trained on 50, tested on 50: 72.6% accuracy, 99.9% area",
+            f"trained on 5-10, tested on 10: accuracy {spread(accuracy_10)}, area {spread(area_10)}",
+            f"area at least 95%: {verdict(rates['hull_area_10'])}; accuracy not: at most {max(accuracy_10):.1%} "
+            f"of the hulls are exact, and accuracy is still rising when the budget ends in {rates['hull_rising']}",
+        ],
+        [
+            "accuracy falls with n, area stays high",
+            "trained on 5-50; n = 5: 92.0%, 10: 87.0%, 50: 69.6%, 100: 50.3%, 200: 22.1%, 500: 1.3%; area 99.6-99.9%",
+            f"trained on 5-10; mean accuracy n = {means('accuracy')}; mean area n = {means('area_coverage')}",
+            f"in shape: accuracy falls from 5 to 10 to 20 points, {verdict(rates['hull_falls'])}; area at least "
+            f"90% on 20 points, {verdict(rates['hull_area_20'])}",
+        ],
+        [
+            "LSTM and LSTM+attention fall behind",
+            "50 -> 50: LSTM 1.9% (area FAIL), +attention 38.9% (99.7%)",
+            f"not run on hulls; on sorting, {updates} updates, exact match: seq2seq {spread(decoders['seq2seq'])}, "
+            f"+attention (Bahdanau) {spread(decoders['bahdanau'])}, pointer {spread(decoders['pointer'])}",
+            f"on sorting, the pointer ahead of both by 0.2 or more: {verdict(rates['pointer_ahead'])}; attention "
+            f"ahead of plain seq2seq: {verdict(rates['attention_helps'])}; not tested on hulls",
+        ],
+        [
+            "pointers generalise past the trained length (sec. 4)",
+            "sorting and hulls beyond the trained n",
+            f"sorting reals, trained 5-10: length 20 at {spread(sort_at_20)} exact; hulls on 20 points at "
+            f"{spread(hulls['area_coverage'][20])} area",
+            f"sorting at least 90% exact at length 20: {verdict(rates['sort_20'])}; hull area at least 90% on 20 "
+            f"points: {verdict(rates['hull_area_20'])}",
+        ],
+    ]
+    header = [
+        "claim (Table 1 and sec. 4)",
+        "paper: setting, number",
+        "the evidence, 20 seeds: setting, number",
+        "verdict",
+    ]
+    return markdown_table(header, rows)
