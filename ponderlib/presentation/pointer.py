@@ -15,7 +15,7 @@ from typing import Any
 
 from ponderlib.experiments.pointer import mean_and_half_range
 from ponderlib.figures import style
-from ponderlib.presentation.tables import markdown_table
+from ponderlib.presentation.tables import markdown_table, verdict
 from ponderlib.sweep.evidence import Rate
 
 HULL_METRICS = ("accuracy", "area_coverage", "invalid")
@@ -45,14 +45,6 @@ def spread(values: Sequence[float]) -> str:
     if min(values) == max(values):
         return f"{values[0]:.1%} in each of the {len(values)} seeds"
     return f"{min(values):.1%} to {max(values):.1%} (mean {statistics.mean(values):.1%})"
-
-
-def verdict(rate: Rate) -> str:
-    """A paper claim's verdict from its rate over the evidence's seeds: reproduced in every seed, not
-    reproduced (in at most a quarter of them), or mixed."""
-    if rate.holds == rate.runs:
-        return f"reproduced in every seed ({rate})"
-    return f"not reproduced ({rate})" if rate.holds <= rate.runs // 4 else f"mixed: {rate}"
 
 
 def sort_length_table(by_length: Mapping[int, Mapping[int, float]], lengths: Sequence[int] = (5, 10, 15, 20)) -> str:

@@ -43,6 +43,22 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], alig
     return "\n".join(lines)
 
 
+def verdict(rate) -> str:
+    """A paper claim's verdict from its rate over the evidence's seeds (a
+    :class:`~ponderlib.sweep.evidence.Rate`): reproduced in every seed, not reproduced (in at most a
+    quarter of them), or mixed in between.
+
+    >>> from ponderlib.sweep.evidence import Rate
+    >>> verdict(Rate(20, 20))
+    'reproduced in every seed (20 of 20 seeds)'
+    >>> verdict(Rate(5, 20)), verdict(Rate(6, 20))
+    ('not reproduced (5 of 20 seeds)', 'mixed: 6 of 20 seeds')
+    """
+    if rate.holds == rate.runs:
+        return f"reproduced in every seed ({rate})"
+    return f"not reproduced ({rate})" if rate.holds <= rate.runs // 4 else f"mixed: {rate}"
+
+
 def show(markdown: str) -> Markdown:
     """``markdown`` as a displayable object (a notebook shows it rendered, the book parses it as MyST)."""
     return Markdown(markdown)

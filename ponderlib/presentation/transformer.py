@@ -18,7 +18,7 @@ from typing import Any
 
 from ponderlib.experiments.transformer import mean_steps_by_depth
 from ponderlib.figures import style
-from ponderlib.presentation.tables import markdown_table
+from ponderlib.presentation.tables import markdown_table, verdict
 from ponderlib.sweep.evidence import Evidence, Rate
 from ponderlib.tasks.chains import ChainsEvaluation
 
@@ -43,18 +43,6 @@ def spread(values: Sequence[float]) -> str:
     if len(values) == 0:
         raise ValueError("values must hold at least one number, got none")
     return f"{_range(values, 2)} (mean {_mean(values):.2f})"
-
-
-def verdict(rate: Rate) -> str:
-    """The paper table's verdict on a claim that holds in ``rate`` of the seeds: reproduced when it holds
-    in every seed, not reproduced in a quarter of them or fewer, mixed in between.
-
-    >>> verdict(Rate(20, 20)), verdict(Rate(5, 20)), verdict(Rate(6, 20))
-    ('reproduced in every seed (20 of 20 seeds)', 'not reproduced (5 of 20 seeds)', 'mixed: 6 of 20 seeds')
-    """
-    if rate.holds == rate.runs:
-        return f"reproduced in every seed ({rate})"
-    return f"not reproduced ({rate})" if rate.holds <= rate.runs // 4 else f"mixed: {rate}"
 
 
 def scores(runs: Runs, test: str = "trained") -> dict[str, list[ChainsEvaluation]]:
