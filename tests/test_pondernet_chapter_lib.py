@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import matplotlib
 
@@ -14,13 +15,26 @@ import torch
 
 from ponderlib.experiments import parity as parity_experiments
 from ponderlib.experiments import pondernet as pondernet_experiments
+from ponderlib.experiments.parity import HaltingSummary
+from ponderlib.experiments.pondernet import DifficultySummary, InferenceCompute, StepAccuracy
 from ponderlib.figures import pondernet as plots
+from ponderlib.figures import style
 from ponderlib.mechanisms.halting import geometric_prior, pondernet_halting
+from ponderlib.presentation import pondernet as text
+from ponderlib.sweep.evidence import Rate
 from ponderlib.tasks.parity import ParityConfig, evaluate_by_difficulty, train_parity
 
 TINY = ParityConfig(
-    n_elems=3, hidden=8, max_ponder_steps=5, target_accuracy=None, max_seconds=None, max_updates=2,
-    eval_every=1, eval_size=16, progress=False, device="cpu",
+    n_elems=3,
+    hidden=8,
+    max_ponder_steps=5,
+    target_accuracy=None,
+    max_seconds=None,
+    max_updates=2,
+    eval_every=1,
+    eval_size=16,
+    progress=False,
+    device="cpu",
 )
 
 
@@ -68,7 +82,9 @@ def test_pondernet_plots_return_labelled_figures(tiny_runs):
     halting = parity_experiments.HaltingSummary.of(runs["pondernet"])
     figures = [
         plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
-        plots.plot_halting_vs_prior({"a": halting.halting_probs, "b": halting.halting_probs}, geometric_prior(0.5, 5), 0.5),
+        plots.plot_halting_vs_prior(
+            {"a": halting.halting_probs, "b": halting.halting_probs}, geometric_prior(0.5, 5), 0.5
+        ),
         plots.plot_training_histories({m: r.history for m, r in runs.items()}),
         plots.plot_by_difficulty(evaluations, trained_max=2),
         plots.plot_sensitivity({0.5: [halting]}, {0.3: [halting] * 2, 0.5: [halting] * 2}, title="two seeds"),
@@ -103,21 +119,28 @@ def test_expected_steps_trend_has_the_sign_of_the_slope(tiny_runs):
 
 
 def test_chapter_2_diagnostic_plots(tiny_runs):
-    evaluations = {m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in tiny_runs.items()}
-    step_accuracy = pondernet_experiments.step_accuracy_by_difficulty(tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0)
+    evaluations = {
+        m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in tiny_runs.items()
+    }
+    step_accuracy = pondernet_experiments.step_accuracy_by_difficulty(
+        tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0
+    )
     figures = [
         plots.plot_prior_truncations(
             {t: geometric_prior(0.1, 5, t) for t in ("last", "normalised")},
-            {t: geometric_prior(0.3, 5, t) for t in ("last", "normalised")}, 0.1,
+            {t: geometric_prior(0.3, 5, t) for t in ("last", "normalised")},
+            0.1,
         ),
         plots.plot_step_accuracy({"seed 0": step_accuracy, "seed 1": step_accuracy}, trained_max=2),
         plots.plot_seeds_by_difficulty(
             {"PonderNet": [evaluations["pondernet"]] * 2, "ACT": [evaluations["act"]] * 2},
-            {"PonderNet": "pondernet", "ACT": "act"}, trained_max=2
+            {"PonderNet": "pondernet", "ACT": "act"},
+            trained_max=2,
         ),
         plots.plot_seeds_by_difficulty(  # summaries, as the evidence holds them
             {"PonderNet": [tiny_runs["pondernet"].summary()] * 2, "ACT": [tiny_runs["act"].summary()]},
-            {"PonderNet": "pondernet", "ACT": "act"}, trained_max=2
+            {"PonderNet": "pondernet", "ACT": "act"},
+            trained_max=2,
         ),
     ]
     for figure in figures:
@@ -139,7 +162,10 @@ def test_parity_config_prior_truncation_reaches_the_loss_and_the_summary():
 def test_difficulty_summary_reads_a_result_and_its_summary_alike():
     result = train_parity(ParityConfig(**{**TINY.__dict__, "max_nonzero": 2}))
     summary = result.summary()
-    from_result, from_summary = pondernet_experiments.DifficultySummary.of(result), pondernet_experiments.DifficultySummary.of(summary)
+    from_result, from_summary = (
+        pondernet_experiments.DifficultySummary.of(result),
+        pondernet_experiments.DifficultySummary.of(summary),
+    )
     assert from_result == from_summary
     by_difficulty = summary["accuracy_by_difficulty"]
     assert from_summary.accuracy == pytest.approx((by_difficulty["1"] + by_difficulty["2"]) / 2)
@@ -158,16 +184,24 @@ def test_difficulty_summary_reads_a_result_and_its_summary_alike():
 
 def test_halting_summary_reads_the_mean_halting_distribution(tiny_runs):
     run = tiny_runs["pondernet"]
-    halting, from_summary = parity_experiments.HaltingSummary.of(run), parity_experiments.HaltingSummary.of(run.summary())
+    halting, from_summary = (
+        parity_experiments.HaltingSummary.of(run),
+        parity_experiments.HaltingSummary.of(run.summary()),
+    )
     assert torch.equal(halting.halting_probs, from_summary.halting_probs)
     assert (halting.accuracy, halting.mean_ponder_steps) == (from_summary.accuracy, from_summary.mean_ponder_steps)
     p = halting.halting_probs
     assert p.shape == (TINY.max_ponder_steps,) and p.sum().item() == pytest.approx(1.0, abs=1e-3)
-    assert halting.accuracy == run.summary()["interpolation_accuracy"] and halting.error == pytest.approx(1 - halting.accuracy)
+    assert halting.accuracy == run.summary()["interpolation_accuracy"] and halting.error == pytest.approx(
+        1 - halting.accuracy
+    )
     assert halting.expected_ponder_steps == pytest.approx(sum((n + 1) * v for n, v in enumerate(p.tolist())))
     assert halting.mass_on_cap == p[-1].item() and halting.mass_on(1) == p[0].item()
     assert halting.mass_on(2, 4) == pytest.approx(p[1:4].sum().item())
-    assert halting.mass_after(1) == pytest.approx(1 - p[0].item(), abs=1e-3) and halting.mass_after(TINY.max_ponder_steps) == 0
+    assert (
+        halting.mass_after(1) == pytest.approx(1 - p[0].item(), abs=1e-3)
+        and halting.mass_after(TINY.max_ponder_steps) == 0
+    )
     with pytest.raises(ValueError, match="last"):
         halting.mass_on(3, 2)
     with pytest.raises(ValueError, match="halting_distribution"):
@@ -181,3 +215,334 @@ def test_halting_summary_pads_a_short_unroll_to_max_ponder_steps(tiny_runs):
     assert halting.halting_probs.tolist() == pytest.approx([0.5, 0.3, 0.2, 0.0, 0.0])
     assert halting.mass_on_cap == 0.0 and halting.mass_after(3) == 0.0
     assert halting.expected_ponder_steps == pytest.approx(0.5 + 0.6 + 0.6)
+
+
+def _all_figures(tiny_runs):
+    lambdas = torch.tensor([[0.2, 0.5, 0.3]])
+    evaluations = {
+        m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in tiny_runs.items()
+    }
+    halting = parity_experiments.HaltingSummary.of(tiny_runs["pondernet"])
+    step_accuracy = pondernet_experiments.step_accuracy_by_difficulty(
+        tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0
+    )
+    return {
+        "lambdas": plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
+        "prior": plots.plot_halting_vs_prior(halting.halting_probs, geometric_prior(0.5, 5), 0.5),
+        "histories": plots.plot_training_histories({m: r.history for m, r in tiny_runs.items()}),
+        "difficulty": plots.plot_by_difficulty(evaluations, trained_max=2),
+        "sensitivity": plots.plot_sensitivity({0.5: [halting] * 3}, {0.3: [halting] * 3, 0.5: [halting] * 3}),
+        "truncations": plots.plot_prior_truncations(
+            {t: geometric_prior(0.1, 5, t) for t in ("last", "normalised")},
+            {t: geometric_prior(0.3, 5, t) for t in ("last", "normalised")},
+            0.1,
+        ),
+        "step accuracy": plots.plot_step_accuracy({f"seed {s}": step_accuracy for s in range(3)}, trained_max=2),
+        "seeds": plots.plot_seeds_by_difficulty(
+            {"PonderNet": [evaluations["pondernet"]] * 3, "ACT": [evaluations["act"]]},
+            {"PonderNet": "pondernet", "ACT": "act"},
+            trained_max=2,
+        ),
+    }
+
+
+def test_pondernet_figures_fit_the_column_with_legible_text(tiny_runs):
+    for name, figure in _all_figures(tiny_runs).items():
+        figure.canvas.draw()
+        assert figure.get_size_inches()[0] <= style.MAX_WIDTH + 1e-9, name
+        assert figure.dpi == style.DPI, name
+        texts = [t for t in figure.findobj(matplotlib.text.Text) if t.get_text() and t.get_visible()]
+        assert min(t.get_fontsize() for t in texts) >= style.FONT_SIZE, name
+        panels = [ax for ax in figure.axes if ax.get_label() != "<colorbar>"]
+        rows = {}
+        for ax in panels:
+            rows.setdefault(round(ax.get_position().y0, 2), []).append(ax)
+        assert max(len(row) for row in rows.values()) <= 2, name
+        for ax in panels:  # legends sit under the panels, off the data
+            assert ax.get_legend() is None, name
+        plt.close(figure)
+
+
+def test_step_accuracy_draws_three_seeds_two_in_a_row(tiny_runs):
+    step_accuracy = pondernet_experiments.step_accuracy_by_difficulty(
+        tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0
+    )
+    figure = plots.plot_step_accuracy({f"seed {s}": step_accuracy for s in range(3)}, title="three seeds")
+    heatmaps = [ax for ax in figure.axes if ax.images]
+    assert [ax.get_title() for ax in heatmaps] == ["seed 0", "seed 1", "seed 2"]
+    assert len({round(ax.get_position().y0, 2) for ax in heatmaps}) == 2  # two rows: 2 + 1
+    assert figure.get_suptitle() == "three seeds"
+    plt.close(figure)
+
+
+def test_seed_lines_take_shades_of_the_method_and_say_how_many_seeds(tiny_runs):
+    from matplotlib.colors import to_hex
+
+    evaluation = evaluate_by_difficulty(tiny_runs["act"].model, 3, samples_per_difficulty=4, seed=0)
+    figure = plots.plot_seeds_by_difficulty(
+        {"ACT": [evaluation] * 3, "one": [evaluation]}, {"ACT": "act", "one": "act"}
+    )
+    accuracy_axis = figure.axes[0]
+    colours = [to_hex(line.get_color()) for line in accuracy_axis.get_lines()]
+    assert colours[:3] == style.seed_colors("act", 3)  # one shade per seed, then the mean in the method's colour
+    assert colours[3] == style.color("act")
+    labels = [text.get_text() for text in figure.legends[0].get_texts()]
+    assert "ACT (mean of 3 seeds)" in labels and "one (one seed)" in labels
+    plt.close(figure)
+
+
+# ---------------------------------------------------------------- ponderlib.presentation.pondernet
+
+
+def _halting(accuracy, mean_ponder_steps, probs):
+    return HaltingSummary(accuracy, mean_ponder_steps, torch.tensor(probs, dtype=torch.float64))
+
+
+def _difficulty(
+    accuracy=1.0,
+    extrapolation=0.4,
+    hardest=0.3,
+    ponder_steps=5.0,
+    expected=5.0,
+    easiest=6.0,
+    hardest_expected=4.0,
+    trend=-0.9,
+):
+    return DifficultySummary(accuracy, extrapolation, hardest, ponder_steps, expected, easiest, hardest_expected, trend)
+
+
+def test_prior_table_gives_both_truncations_and_their_closed_forms():
+    table = text.prior_table([0.5], max_ponder_steps=2).splitlines()
+    # lambda_p = 0.5, N = 2. Tail on the last step: (0.5, 0.5), mean 1.5 = (1 - 0.25) / 0.5. Normalised by
+    # Z = 0.75: (2/3, 1/3), mean 4/3 = 1/0.5 - 2 * 0.25 / 0.75.
+    assert table[0].startswith("| $\\lambda_p$ | truncation | $p_G(1)$ | $p_G(2)$ | most likely step")
+    assert table[2] == "| 0.5 | last | 0.5000 | 0.5000 | 1 | 1.500 | 1.500 |"
+    assert table[3] == "| 0.5 | normalised | 0.6667 | 0.3333 | 1 | 1.333 | 1.333 |"
+
+
+def test_truncation_live_counts_seeds_and_ratios():
+    halting = {
+        0: {"last": _halting(0.9, 1.75, [0.2, 0.8]), "normalised": _halting(0.8, 1.5, [0.6, 0.4])},
+        1: {"last": _halting(0.7, 1.5, [0.5, 0.5]), "normalised": _halting(1.0, 1.25, [0.8, 0.2])},
+    }
+    markdown = text.truncation_live(halting, lambda_p=0.5, max_ponder_steps=2)
+    # The priors' mass on step 2: 0.5 (tail on the last step) and 0.25 / 0.75 (normalised).
+    assert "| 0 | last | 0.500 | 0.800 | 1.80 | 1.75 | 0.900 |" in markdown
+    assert "| 1 | normalised | 0.333 | 0.200 | 1.20 | 1.25 | 1.000 |" in markdown
+    assert "in 2 of 2 seeds (2.0 to 2.5 times as much, seed by seed), and pondered longer in 2 of 2" in markdown
+    assert "its accuracy was 0.800 against 0.900 on average" in markdown
+    assert "(the normalised one 0.30 on average, against its prior's 0.333)" in markdown
+    assert "step 2 takes all the mass left after step 1" in markdown
+
+
+def test_truncation_evidence_reads_its_rates_in_order():
+    runs = {"last": [_halting(0.8, 1.5, [0.2, 0.8])] * 2, "normalised": [_halting(0.9, 1.2, [0.6, 0.4])] * 2}
+    rates = [Rate(20, 20), Rate(19, 20), Rate(18, 20), Rate(17, 20), Rate(15, 20)]
+    markdown = text.truncation_evidence(runs, rates, "DESCRIBED")
+    assert "Over the 2 seeds of the evidence" in markdown and markdown.endswith("\n\nDESCRIBED")
+    assert (
+        "in 20 of 20 seeds: **0.80** against **0.40** on average (2.0 times as much; at least 1.5 times in "
+        "19 of 20 seeds), and the network ponders longer in 18 of 20 seeds ($\\mathbb E_p[n]$ 1.80 against 1.40)"
+        in markdown
+    )
+    assert "0.800 against 0.900 on average, the tail on the last step no more accurate in 15 of 20 seeds" in markdown
+
+
+def test_difficulty_table_and_sentences_count_trends_per_seed():
+    measured = {
+        "paper": [_difficulty(trend=-0.9), _difficulty(trend=0.2, easiest=4.0)],
+        "reverse": [_difficulty(trend=0.5, accuracy=0.96), _difficulty(trend=0.7)],
+        "ACT": [_difficulty(trend=0.1, ponder_steps=2.0), _difficulty(trend=-0.3, ponder_steps=3.0)],
+    }
+    table = text.difficulty_table(measured, (0, 1), trained_max=6, n_elems=8)
+    assert "| paper | 1 | 1.000 | 5.00 | 4.00 → 4.00 | +0.20 | 0.400 | 0.300 |" in table
+    assert "accuracy 7..8" in table and "accuracy at 8" in table
+    live = text.difficulty_live(measured, trained_max=6, max_ponder_steps=2, lambda_p=0.5)
+    assert "every model reached at least 0.960 accuracy on difficulties 1..6 in each of the 2 seeds" in live
+    assert "falls with difficulty in 1 of 2 seeds: $r$ from -0.90 to +0.20, from 5.00 at one" in live
+    assert "With the reverse KL it grows in 2 of 2 seeds" in live and "ACT's grows in 1 of 2 seeds" in live
+    assert "ACT ran 2.50 ponder steps per input" in live
+    assert "against 1.33 for the prior $p_G(\\lambda_p = 0.5)$" in live  # the normalised prior's mean at N = 2
+
+
+def test_difficulty_evidence_names_each_rate():
+    measured = {"paper": [_difficulty()], "reverse": [_difficulty(trend=0.4)], "ACT": [_difficulty(ponder_steps=2.0)]}
+    rates = [Rate(i, 20) for i in (20, 19, 18, 14, 13, 12, 11)]
+    markdown = text.difficulty_evidence(
+        measured, rates, Rate(20, 20), trained_max=6, max_ponder_steps=2, lambda_p=0.5, beta=0.01, describe="D"
+    )
+    assert "least 0.95 in 20 of 20 seeds; the lowest 1.000" in markdown
+    assert "under the paper's KL in 19 of 20 seeds" in markdown and "reverse KL in 18 of 20 seeds" in markdown
+    assert "grows with difficulty in only 14 of 20 seeds**" in markdown
+    assert "moves less than either PonderNet's in 13 of 20 seeds" in markdown
+    assert "ACT is the cheaper in 12 of 20 seeds: 2.00 ponder steps" in markdown
+    assert "sits above the prior's** in 11 of 20 seeds" in markdown and "identical in 20 of 20 seeds" in markdown
+    assert "with $\\beta = 0.01$ the reconstruction loss" in markdown and markdown.endswith("\n\nD")
+
+
+def test_step_accuracy_live_reads_each_seed():
+    accuracy = torch.tensor([[0.5, 0.96, 1.0], [0.9, 0.7, 0.6], [0.2, 0.4, 0.3]])  # (D, N): difficulties 1, 2, 3
+    halting_probs = torch.full((3, 3), 1 / 3)
+    paper = StepAccuracy(torch.tensor([1, 2, 3]), accuracy, halting_probs)
+    reverse = StepAccuracy(torch.tensor([1, 2, 3]), accuracy.flip(1), halting_probs)
+    scores = SimpleNamespace(accuracy=torch.tensor([1.0, 0.95, 0.3]))  # halting by sampling, difficulties 1..3
+    markdown = text.step_accuracy_live(
+        [paper], [reverse], [_difficulty(easiest=2.5)], [scores], seeds=(0,), trained_max=2, n_elems=3
+    )
+    assert "every step from step [2] on (seeds (0,))" in markdown and "step 3 reaches [1.0]" in markdown
+    assert "$\\mathbb E[n]$ is [2.5]" in markdown
+    assert (
+        "halting by sampling: [0.95]), but in 1 of 1 seeds no single step is as accurate (best single step at "
+        "2: [0.9])" in markdown
+    )
+    assert "step 3 reaches [0.6]" in markdown and "its step 3 at difficulty 2 reaches [0.9]" in markdown
+    assert (
+        "On the unseen difficulty 3, the best single ponder step of any of these PonderNet runs reaches 0.400"
+        in markdown
+    )
+
+
+def test_extrapolation_sentences_count_runs_below_chance():
+    measured = {
+        "paper": [_difficulty(extrapolation=0.4, hardest=0.2)],
+        "reverse": [_difficulty(extrapolation=0.6)],
+        "ACT": [_difficulty(extrapolation=0.5, hardest=0.7)],
+    }
+    live = text.extrapolation_live(measured, trained_max=6, n_elems=8)
+    assert "| paper | 0.400 | 0.400 | 0.200 |" in live
+    assert "every one is at most 0.60 on the unseen difficulties, and at 8 non-zero entries 2 of 3 runs" in live
+    evidence = text.extrapolation_evidence(measured, [Rate(i, 20) for i in (20, 17, 19, 14, 13)], 6, 8)
+    assert "(20 of 20 seeds; at most 0.60 on 7..8)" in evidence and "2 of 3 runs are *below* chance" in evidence
+    assert "paper's KL in 17 of 20 seeds, with the reverse KL in 19 of 20 seeds, ACT in 14 of 20 seeds" in evidence
+    assert "neither PonderNet run does better than ACT in 13 of 20 seeds" in evidence
+
+
+def test_inference_compute_live_gives_the_share_and_the_times():
+    compute = InferenceCompute(250, 1000, 7, 10, 0.002, 0.004)
+    markdown = text.inference_compute_live(
+        compute, 100, "cpu", [_difficulty(ponder_steps=4.0), _difficulty(ponder_steps=6.0)]
+    )
+    assert "**250** times on 100 test inputs: **25%** of the 1000 evaluations that running all 10 steps" in markdown
+    assert "The loop itself ran 7 times" in markdown and "2.0 ms against 4.0 ms" in markdown
+    assert "4.00 to 6.00 of 10 for the reverse KL over its 2 seeds (mean 5.00)" in markdown
+
+
+def test_lambda_tables_give_prior_and_learned_means():
+    halting = {0.5: _halting(0.9, 1.5, [0.5, 0.5]), 0.9: _halting(1.0, 1.1, [0.9, 0.1])}
+    live = text.lambda_live(halting, n_elems=6, max_updates=500, max_ponder_steps=2, beta=0.01, seed=0)
+    # prior means at N = 2 (normalised): 0.5 -> 4/3; 0.9 -> (0.9 + 2 * 0.09) / 0.99 = 1.0909
+    assert "| 0.5 | 1.33 | 1.50 | 0.900 |" in live and "| 0.9 | 1.09 | 1.10 | 1.000 |" in live
+    assert (
+        "from 1.50 steps at $\\lambda_p = 0.5$ to 1.10 at $\\lambda_p = 0.9$, above the prior's mean at 2 of the 2"
+        in live
+    )
+    runs = {0.5: [_halting(0.8, 1.0, [0.5, 0.5]), _halting(1.0, 3.0, [0.3, 0.7])]}
+    evidence = text.lambda_evidence(
+        runs, [Rate(i, 20) for i in (20, 19, 20, 18, 17, 3)], max_ponder_steps=2, beta=0.01, describe="D"
+    )
+    assert "| 0.5 | 1.33 | 1.60 (1.50 to 1.70) | 2.00 (1.00 to 3.00) | 0.900 (0.800 to 1.000) |" in evidence
+    assert "in 20 of 20 seeds (at every step of the grid in 19 of 20 seeds)" in evidence
+    assert "$\\lambda_p \\ge 0.2$ in 18 of 20 seeds, and at 0.5 in 17 of 20 seeds" in evidence
+
+
+def test_sensitivity_sentences_give_ranges_and_rates():
+    taus = {0.01: _halting(0.6, 2.0, [1.0]), 0.1: _halting(0.7, 1.5, [1.0])}
+    lambdas = {0.1: _halting(0.9, 10.0, [1.0]), 0.8: _halting(1.0, 2.0, [1.0])}
+    live = text.sensitivity_live(taus, lambdas, seed=0)
+    assert "| 0.01 | 0.600 | 2.00 |" in live
+    assert "ACT's accuracy ranged from **0.600** to **0.700**" in live
+    assert "ACT's steps fell from 2.00 to 1.50 as $\\tau$ grew, and PonderNet's from 10.00 to 2.00" in live
+    evidence = text.sensitivity_evidence(
+        {t: [h] for t, h in taus.items()},
+        {v: [h] for v, h in lambdas.items()},
+        tau_rates=[Rate(20, 20), Rate(19, 20)],
+        pondernet_learns=Rate(3, 20),
+        pondernet_ponders_less=Rate(18, 20),
+        max_updates=500,
+        describe="D",
+    )
+    assert "ranges from 0.600 to 0.700 over every $\\tau$ and seed, below 0.8 at every $\\tau$ in 19 of 20" in evidence
+    assert "at least 0.9 at every $\\lambda_p$ in 3 of 20 seeds" in evidence
+    assert (
+        "from $\\tau = 0.01$ to 0.1 in 20 of 20 seeds, PonderNet's from $\\lambda_p = 0.1$ to 0.8 in 18 of 20"
+        in evidence
+    )
+
+
+def test_kl_sentences_compare_the_directions():
+    halting = {
+        0: {"paper": _halting(1.0, 2.0, [0.1, 0.6, 0.2, 0.1]), "reverse": _halting(0.9, 2.0, [0.2, 0.5, 0.2, 0.1])}
+    }
+    prior = torch.tensor([0.5, 0.25, 0.125, 0.125], dtype=torch.float64)
+    live = text.kl_live(halting, prior, lambda_p=0.5, tail=2)
+    assert "| prior $p_G(0.5)$ | 0.500 | 0.2500 | 1.88 |  |" in live  # mean 0.5 + 0.5 + 0.375 + 0.5
+    assert "| paper, seed 0 | 0.100 | 0.3000 | 2.30 | 1.000 |" in live
+    assert (
+        "kept 2.0 to 2.0 times the paper's mass on step 1" in live and "1.0 to 1.0 times its mass after step 2" in live
+    )
+    assert "gathered 90% to 90% of its mass on steps 2 to 4" in live
+    runs = {d: [h[d]] for h in halting.values() for d in ("paper", "reverse")}
+    evidence = text.kl_evidence(runs, [Rate(20, 20), Rate(18, 20), Rate(20, 20), Rate(19, 20)], 2, "D")
+    assert "(at least **2.0 times**; on average 0.200 against 0.100)" in evidence
+    assert "0.900 for the reverse KL against 1.000 for the paper's direction" in evidence
+    assert "at least as accurate in 19 of 20 seeds" in evidence
+
+
+def test_cli_summary_tabulates_each_difficulty():
+    summary = {
+        "updates": 200,
+        "interpolation_accuracy": 0.61,
+        "extrapolation_accuracy": 0.4,
+        "ponder_difficulty_correlation": -0.05,
+        "accuracy_by_difficulty": {"10": 0.5, "2": 0.75},
+        "ponder_steps_by_difficulty": {"10": 4.0, "2": 3.5},
+        "expected_ponder_steps_by_difficulty": {"10": 4.25, "2": 3.0},
+    }
+    markdown = text.cli_summary(summary)
+    assert markdown.startswith("`updates`: 200, `interpolation_accuracy`: 0.61")
+    rows = markdown.splitlines()[-2:]
+    assert rows == ["| 2 | 0.7500 | 3.5000 | 3.0000 |", "| 10 | 0.5000 | 4.0000 | 4.2500 |"]  # by difficulty
+
+
+def test_paper_against_this_run_gives_verdicts_from_rates():
+    measured = {
+        "paper": [_difficulty(accuracy=0.99), _difficulty(accuracy=1.0)],
+        "reverse": [_difficulty()] * 2,
+        "ACT": [_difficulty(ponder_steps=2.0)] * 2,
+    }
+    lambdas = {0.1: [_halting(0.9, 3.0, [0.5, 0.5])], 0.8: [_halting(1.0, 1.1, [0.9, 0.1])]}
+    taus = {0.01: [_halting(0.6, 2.0, [1.0])]}
+    arguments = dict(
+        difficulty_rates=[
+            Rate(20, 20),
+            Rate(20, 20),
+            Rate(19, 20),
+            Rate(14, 20),
+            Rate(18, 20),
+            Rate(20, 20),
+            Rate(20, 20),
+        ],
+        extrapolation_rates=[Rate(19, 20)] + [Rate(1, 20)] * 4,
+        taus=taus,
+        lambdas=lambdas,
+        lambda_above_prior=Rate(16, 20),
+        lambda_p=0.5,
+        max_ponder_steps=2,
+    )
+    table = text.paper_against_this_run(measured, tau_rates=[Rate(20, 20), Rate(20, 20)], **arguments)
+    lines = table.splitlines()
+    assert len(lines) == 2 + 6
+    assert "PonderNet 0.995 (0.990 to 1.000) (paper KL)" in lines[2]
+    assert lines[2].endswith("| tie: every model at least 0.95 in every seed (20 of 20 seeds) |")
+    assert "not reproduced: ACT is cheaper here, in every seed (20 of 20 seeds)" in lines[3]
+    assert "paper KL: falls in 20 of 20 seeds; reverse KL: grows in 19 of 20 seeds; ACT: grows in 14 of 20" in lines[4]
+    assert "every one below 0.85 in 19 of 20 seeds |" in lines[5]
+    assert (
+        "ACT 0.60 to 0.60, PonderNet 0.90 to 1.00" in lines[6]
+        and "below 0.8 at every tau in 20 of 20 seeds" in lines[6]
+    )
+    # lambda_p = 0.1 at N = 2: the normalised prior's mean is (0.1 + 2 * 0.09) / 0.19 = 1.47
+    assert "lambda_p = 0.1 (6 elements): learned 1.50 against 1.47" in lines[7]
+    assert "at lambda_p = 0.5 in 20 of 20 seeds, at lambda_p = 0.1 in 16 of 20 seeds |" in lines[7]
+    weak = text.paper_against_this_run(measured, tau_rates=[Rate(20, 20), Rate(15, 20)], **arguments)
+    assert "indicative only (short budget)" in weak.splitlines()[6]

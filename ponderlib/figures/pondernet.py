@@ -2,11 +2,15 @@
 over seeds, every ponder step's accuracy, and the sensitivity to ``tau`` and ``lambda_p``.
 
 Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure``
-with labelled axes (units where there are units) and a title that says what it shows.
+with labelled axes (units where there are units) and a title that says what it shows. Each draws in
+the book's style (:func:`ponderlib.figures.style.book_figure`): at most
+:data:`~ponderlib.figures.style.MAX_WIDTH` inches wide, at most two panels in a row, the legend under
+the panels, one shade of the method's colour per seed.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -19,10 +23,17 @@ from ponderlib.figures import style
 
 def _steps_axis(ax, max_ponder_steps: int) -> None:
     ax.set_xlabel("ponder step n")
-    ax.set_xticks(range(1, max_ponder_steps + 1, max(1, max_ponder_steps // 10)))
+    ticks = range(1, max_ponder_steps + 1) if max_ponder_steps <= 10 else [1, *range(5, max_ponder_steps + 1, 5)]
+    ax.set_xticks(list(ticks))
     ax.set_xlim(0.4, max_ponder_steps + 0.6)
 
 
+def _seeds_label(seeds: int) -> str:
+    """``"one seed"`` or ``"mean of 3 seeds"``."""
+    return "one seed" if seeds == 1 else f"mean of {seeds} seeds"
+
+
+@style.book_figure
 def plot_lambdas_to_halting(lambdas: Sequence[float], halting_probs: Sequence[float]) -> Figure:
     """PonderNet's halting for one input: conditional ``lambda_n`` against unconditional ``p_n``.
 
@@ -36,27 +47,43 @@ def plot_lambdas_to_halting(lambdas: Sequence[float], halting_probs: Sequence[fl
     still_running = [1.0]
     for lam in lambdas[:-1]:
         still_running.append(still_running[-1] * (1.0 - lam))
-    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 3.8))
     width = 0.38
-    ax.bar([n - width / 2 for n in steps], lambdas[:-1] + [1.0], width, color="#bbbbbb", label=r"$\lambda_n$ (halt now, if still running)")
-    ax.bar([n + width / 2 for n in steps], halting_probs, width, color=style.color("pondernet"), label=r"$p_n$ (halt at step $n$)")
-    ax.plot(steps, still_running, "k.--", label=r"$\prod_{j<n}(1-\lambda_j)$ (still running)")
+    ax.bar(
+        [n - width / 2 for n in steps],
+        lambdas[:-1] + [1.0],
+        width,
+        color="#bbbbbb",
+        label=r"$\lambda_n$: halt now, if still running",
+    )
+    ax.bar(
+        [n + width / 2 for n in steps],
+        halting_probs,
+        width,
+        color=style.color("pondernet"),
+        label=r"$p_n$: halt at step $n$",
+    )
+    ax.plot(steps, still_running, "k.--", label=r"$\prod_{j<n}(1-\lambda_j)$: still running")
     _steps_axis(ax, len(steps))
+    ax.set_xticks(steps)
     ax.set_ylabel("probability")
     ax.set_ylim(0, 1.05)
     ax.set_title("From conditional $\\lambda_n$ to the halting distribution $p_n$")
-    ax.legend(fontsize=8, loc="upper right")
-    fig.tight_layout()
+    style.legend_below(fig, ax, ncol=2)
     return fig
 
 
+@style.book_figure
 def plot_halting_vs_prior(
-    halting_probs: Mapping[str, Sequence[float]] | Sequence[float], prior: Sequence[float], lambda_p: float, title: str | None = None
+    halting_probs: Mapping[str, Sequence[float]] | Sequence[float],
+    prior: Sequence[float],
+    lambda_p: float,
+    title: str | None = None,
 ) -> Figure:
     """Learned halting distributions (mean ``p_n`` over a test set) beside the geometric prior.
 
     Two panels with shared axes: left the truncated prior ``p_G(lambda_p)``, right the learned
-    distribution(s) with the prior's outline over them. Means ``E[n]`` are given in the legends.
+    distribution(s) with the prior's outline over them. Means ``E[n]`` are given in the legend.
 
     Args:
         halting_probs: one distribution of length ``N``, or ``label -> distribution``; the first
@@ -71,10 +98,10 @@ def plot_halting_vs_prior(
     def mean(dist: Sequence[float]) -> float:
         return sum(n * float(p) for n, p in zip(steps, dist))
 
-    fig, (ax_prior, ax_learned) = plt.subplots(1, 2, figsize=(9.0, 3.4), sharey=True)
-    ax_prior.bar(steps, prior, color=style.PRIOR_COLOR, label=f"$p_G$, mean {mean(prior):.2f}")
+    fig, (ax_prior, ax_learned) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8), sharey=True)
+    ax_prior.bar(steps, prior, color=style.PRIOR_COLOR, label=f"prior $p_G$, mean {mean(prior):.2f}")
     ax_prior.set_title(f"prior $p_G(\\lambda_p={lambda_p:g})$")
-    ax_prior.set_ylabel("probability of halting at step n")
+    ax_prior.set_ylabel("halting probability")
     for index, (label, dist) in enumerate(halting_probs.items()):
         dist = [float(v) for v in dist]
         text = f"{label}, mean {mean(dist):.2f}"
@@ -82,17 +109,17 @@ def plot_halting_vs_prior(
             ax_learned.bar(steps, dist, color=style.color("pondernet"), alpha=0.85, label=text)
         else:
             ax_learned.plot(steps, dist, "o-", color="k", ms=3, lw=1.2, label=text)
-    ax_learned.step(steps, prior, where="mid", color=style.PRIOR_COLOR, lw=1.2, label="prior")
-    ax_learned.set_title("learned: mean $p_n$ over test inputs")
+    ax_learned.step(steps, prior, where="mid", color=style.PRIOR_COLOR, lw=1.2, label="prior's outline")
+    ax_learned.set_title("learned: mean $p_n$")
     for ax in (ax_prior, ax_learned):
         _steps_axis(ax, len(steps))
-        ax.legend(fontsize=8)
     ax_prior.set_ylim(0, max(max(prior), *(max(float(v) for v in d) for d in halting_probs.values())) * 1.15)
+    style.legend_below(fig, ncol=2)
     fig.suptitle(title or f"Halting distribution against the prior, $\\lambda_p = {lambda_p:g}$")
-    fig.tight_layout()
     return fig
 
 
+@style.book_figure
 def plot_training_histories(histories: Mapping[str, object], title: str = "Training on parity") -> Figure:
     """Held-out accuracy and ponder steps against training updates, one line per method.
 
@@ -100,88 +127,115 @@ def plot_training_histories(histories: Mapping[str, object], title: str = "Train
         histories: ``method -> History`` (:class:`ponderlib.core.engine.History`); a key of
             :func:`ponderlib.figures.style.color` picks the colour.
     """
-    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
     for method, history in histories.items():
-        color = style.color(method)
-        ax_acc.plot(history.update, history.metrics["accuracy"], color=color, label=method)
-        ax_steps.plot(history.update, history.metrics["ponder_steps"], color=color, label=method)
+        color, label = style.color(method), style.label(method)
+        ax_acc.plot(history.update, history.metrics["accuracy"], color=color, label=label)
+        ax_steps.plot(history.update, history.metrics["ponder_steps"], color=color, label=label)
     ax_acc.set_ylabel("held-out accuracy")
     ax_acc.set_ylim(0.4, 1.02)
-    ax_steps.set_ylabel("mean ponder steps at inference")
+    ax_steps.set_ylabel("mean ponder steps")
     for ax in (ax_acc, ax_steps):
         ax.set_xlabel("training updates")
-        ax.legend(fontsize=8)
+        style.integer_ticks(ax.xaxis)
+    style.legend_below(fig)
     fig.suptitle(title)
-    fig.tight_layout()
     return fig
 
 
-def plot_by_difficulty(evaluations: Mapping[str, object], trained_max: int | None = None, title: str | None = None) -> Figure:
+@style.book_figure
+def plot_by_difficulty(
+    evaluations: Mapping[str, object], trained_max: int | None = None, title: str | None = None
+) -> Figure:
     """Accuracy and ponder steps at each difficulty (non-zero entries), one line per method.
 
     Args:
-        evaluations: ``method -> DifficultyEvaluation`` (:mod:`ponderlib.experiments.parity`).
+        evaluations: ``method -> DifficultyEvaluation`` (:mod:`ponderlib.tasks.parity`).
         trained_max: the largest difficulty seen in training; harder ones are shaded as unseen.
     """
-    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8))
     for method, evaluation in evaluations.items():
-        color = style.color(method)
+        color, label = style.color(method), style.label(method)
         difficulty = evaluation.difficulty.tolist()
-        ax_acc.plot(difficulty, evaluation.accuracy.tolist(), "o-", color=color, label=method)
-        ax_steps.plot(difficulty, evaluation.ponder_steps.tolist(), "o-", color=color, label=f"{method}: executed")
+        ax_acc.plot(difficulty, evaluation.accuracy.tolist(), "o-", color=color, label=label)
+        ax_steps.plot(difficulty, evaluation.ponder_steps.tolist(), "o-", color=color, label=f"{label}: executed")
         if method == "pondernet":
-            ax_steps.plot(difficulty, evaluation.expected_ponder_steps.tolist(), "s--", color=color, ms=3, label=f"{method}: $E[n]$")
+            ax_steps.plot(
+                difficulty,
+                evaluation.expected_ponder_steps.tolist(),
+                "s--",
+                color=color,
+                ms=3,
+                label=f"{label}: $E[n]$",
+            )
     ax_acc.set_ylabel("accuracy")
     ax_acc.set_ylim(0.4, 1.02)
     ax_steps.set_ylabel("mean ponder steps")
     for ax in (ax_acc, ax_steps):
-        ax.set_xlabel("difficulty (number of non-zero entries)")
+        ax.set_xlabel("difficulty")
+        style.integer_ticks(ax.xaxis)
         if trained_max is not None:
-            ax.axvspan(trained_max + 0.5, max(difficulty) + 0.5, color="#eeeeee", zorder=0, label="not seen in training")
-        ax.legend(fontsize=8)
+            ax.axvspan(
+                trained_max + 0.5, max(difficulty) + 0.5, color="#eeeeee", zorder=0, label="not seen in training"
+            )
+    style.legend_below(fig)
     fig.suptitle(title or "Accuracy and ponder steps against difficulty")
-    fig.tight_layout()
     return fig
 
 
+@style.book_figure
 def plot_sensitivity(
-    act_runs: Mapping[float, Sequence[object]], pondernet_runs: Mapping[float, Sequence[object]], title: str | None = None
+    act_runs: Mapping[float, Sequence[object]],
+    pondernet_runs: Mapping[float, Sequence[object]],
+    title: str | None = None,
 ) -> Figure:
     """ACT against ``tau`` and PonderNet against ``lambda_p``: accuracy (top) and ponder steps (bottom),
-    a thin line per seed and a thick one for the mean over seeds.
+    a thin line per seed (a shade of the method's colour each) and a thick one for the mean over seeds.
 
     Args:
         act_runs, pondernet_runs: ``tau`` (and ``lambda_p``) -> the runs at that value, one per seed,
             in the same seed order at every value; each has ``accuracy`` and ``mean_ponder_steps``
             (:class:`ponderlib.experiments.parity.HaltingSummary`).
     """
-    fig, axes = plt.subplots(2, 2, figsize=(9.0, 5.4), sharex="col")
-    for column, (runs, method, name) in enumerate(((act_runs, "act", r"$\tau$"), (pondernet_runs, "pondernet", r"$\lambda_p$"))):
+    fig, axes = plt.subplots(2, 2, figsize=(style.MAX_WIDTH, 6.0), sharex="col")
+    methods = ((act_runs, "act", r"$\tau$"), (pondernet_runs, "pondernet", r"$\lambda_p$"))
+    for column, (runs, method, name) in enumerate(methods):
         values = list(runs)
         seeds = min(len(seed_runs) for seed_runs in runs.values())
-        color = style.color(method)
+        color, label = style.color(method), style.label(method)
+        shades = style.seed_colors(method, seeds)
         for row, attribute in enumerate(("accuracy", "mean_ponder_steps")):
-            table = torch.tensor([[float(getattr(run, attribute)) for run in runs[value][:seeds]] for value in values])  # (V, S)
+            table = torch.tensor(
+                [[float(getattr(run, attribute)) for run in runs[value][:seeds]] for value in values]
+            )  # (V, S)
+            ax = axes[row, column]
             if seeds > 1:
-                for seed_values in table.T:
-                    axes[row, column].plot(values, seed_values.tolist(), "-", color=color, lw=0.6, alpha=0.35)
-            label = f"mean of {seeds} seeds" if seeds > 1 else "one seed"
-            axes[row, column].plot(values, table.mean(dim=1).tolist(), "o-", color=color, lw=2, ms=4, label=label)
-        axes[0, column].set_title(f"{method}: sensitivity to {name}")
+                for shade, seed_values in zip(shades, table.T):
+                    ax.plot(values, seed_values.tolist(), "-", color=shade, lw=0.7, alpha=0.6)
+            ax.plot(
+                values,
+                table.mean(dim=1).tolist(),
+                "o-",
+                color=color,
+                lw=2.2,
+                ms=4,
+                label=f"{label}: {_seeds_label(seeds)}",
+            )
+        axes[0, column].set_title(f"{label}: sensitivity to {name}")
         axes[0, column].set_ylim(0.4, 1.02)
-        axes[0, column].legend(fontsize=8)
         axes[1, column].set_xlabel(f"{name} (log scale)")
         axes[1, column].set_xscale("log")
-        axes[1, column].set_xticks(values, [f"{value:g}" for value in values])  # the grid's values, no minor labels
+        axes[1, column].set_xticks(values, [f"{value:g}" for value in values])  # the grid's values only
         axes[1, column].xaxis.set_minor_formatter(NullFormatter())
     axes[0, 0].set_ylabel("accuracy")
-    axes[1, 0].set_ylabel("mean ponder steps at inference")
+    axes[1, 0].set_ylabel("ponder steps at inference")
+    style.legend_below(fig, ncol=2)
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
     return fig
 
 
+@style.book_figure
 def plot_prior_truncations(
     priors: Mapping[str, Sequence[float]], learned: Mapping[str, Sequence[float]], lambda_p: float
 ) -> Figure:
@@ -193,28 +247,45 @@ def plot_prior_truncations(
             length ``N``; the same names as ``priors``, drawn in the same line style.
     """
     styles = ("-", "--", ":")
-    fig, (ax_prior, ax_learned) = plt.subplots(1, 2, figsize=(9.0, 3.4), sharey=True)
+    fig, (ax_prior, ax_learned) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 4.0), sharey=True)
+    max_ponder_steps = max(len(prior) for prior in priors.values())
     for line_style, (name, prior) in zip(styles, priors.items()):
         prior = [float(v) for v in prior]
         steps = range(1, len(prior) + 1)
-        ax_prior.plot(steps, prior, "o" + line_style, color=style.PRIOR_COLOR, ms=3, label=f"{name}: $p_G(N)$ = {prior[-1]:.3f}")
+        ax_prior.plot(
+            steps,
+            prior,
+            "o" + line_style,
+            color=style.PRIOR_COLOR,
+            ms=3,
+            label=f"{name}: prior $p_G(N)$ = {prior[-1]:.3f}",
+        )
     for line_style, (name, dist) in zip(styles, learned.items()):
         dist = [float(v) for v in dist]
         steps = range(1, len(dist) + 1)
-        ax_learned.plot(steps, dist, "o" + line_style, color=style.color("pondernet"), ms=3, label=f"{name}: $p_N$ = {dist[-1]:.3f}")
-    ax_prior.set_title(f"prior $p_G(\\lambda_p = {lambda_p:g})$ cut at $N$")
-    ax_learned.set_title("learned: mean $p_n$ over test inputs")
-    ax_prior.set_ylabel("probability of halting at step n")
+        ax_learned.plot(
+            steps,
+            dist,
+            "o" + line_style,
+            color=style.color("pondernet"),
+            ms=3,
+            label=f"{name}: learned $p_N$ = {dist[-1]:.3f}",
+        )
+    ax_prior.set_title(f"prior $p_G(\\lambda_p = {lambda_p:g})$")
+    ax_learned.set_title("learned: mean $p_n$")
+    ax_prior.set_ylabel("halting probability")
     for ax in (ax_prior, ax_learned):
-        _steps_axis(ax, len(steps))
-        ax.legend(fontsize=8)
-    fig.suptitle("Two truncations of the prior: the tail on the last step, or normalised")
-    fig.tight_layout()
+        _steps_axis(ax, max_ponder_steps)
+    style.legend_below(fig, ncol=2)
+    fig.suptitle("Two truncations of the prior at $N$")
     return fig
 
 
-def plot_step_accuracy(step_accuracies: Mapping[str, object], trained_max: int | None = None) -> Figure:
-    """Heatmaps of each ponder step's accuracy (x: step, y: difficulty), one panel per run.
+@style.book_figure
+def plot_step_accuracy(
+    step_accuracies: Mapping[str, object], trained_max: int | None = None, title: str | None = None
+) -> Figure:
+    """Heatmaps of each ponder step's accuracy (x: step, y: difficulty), one panel per run, two in a row.
 
     Blue is right, white chance (0.5), red systematically wrong. White dots mark each difficulty's
     expected ponder steps ``E[n]``; a dashed line separates the difficulties seen in training
@@ -222,25 +293,37 @@ def plot_step_accuracy(step_accuracies: Mapping[str, object], trained_max: int |
 
     Args:
         step_accuracies: label -> :class:`ponderlib.experiments.pondernet.StepAccuracy`.
+        title: the figure's title (default: what it shows).
     """
     panels = len(step_accuracies)
-    fig, axes = plt.subplots(1, panels, figsize=(3.3 * panels + 0.8, 3.4), sharey=True, squeeze=False)
+    rows = math.ceil(panels / 2)
+    columns = min(panels, 2)
+    fig, axes = plt.subplots(rows, columns, figsize=(style.MAX_WIDTH, 2.6 * rows + 1.0), sharey=True, squeeze=False)
+    used = axes.flatten()[:panels]
+    for ax in axes.flatten()[panels:]:
+        ax.remove()
     image = None
-    for ax, (label, result) in zip(axes[0], step_accuracies.items()):
+    for ax, (label, result) in zip(used, step_accuracies.items()):
         difficulty = result.difficulty.tolist()
         max_ponder_steps = result.accuracy.shape[1]
         extent = (0.5, max_ponder_steps + 0.5, min(difficulty) - 0.5, max(difficulty) + 0.5)
-        image = ax.imshow(result.accuracy.numpy(), origin="lower", aspect="auto", cmap="RdBu", vmin=0.0, vmax=1.0, extent=extent)
+        image = ax.imshow(
+            result.accuracy.numpy(), origin="lower", aspect="auto", cmap="RdBu", vmin=0.0, vmax=1.0, extent=extent
+        )
         steps = torch.arange(1, max_ponder_steps + 1, dtype=result.halting_probs.dtype)
-        ax.plot((result.halting_probs * steps).sum(dim=1).tolist(), difficulty, "o", color="white", mec="k", ms=4, label="$E[n]$")
+        expected = (result.halting_probs * steps).sum(dim=1)  # (D,): E[n] at each difficulty
+        ax.plot(expected.tolist(), difficulty, "o", color="white", mec="k", ms=5, label="$E[n]$")
         if trained_max is not None and trained_max < max(difficulty):
-            ax.axhline(trained_max + 0.5, color="k", ls="--", lw=1)
-        ax.set_title(label, fontsize=9)
-        ax.set_xlabel("ponder step n")
-    axes[0, 0].set_ylabel("difficulty (non-zero entries)")
-    axes[0, 0].legend(fontsize=7, loc="upper right")
-    fig.colorbar(image, ax=axes[0].tolist(), label="accuracy of $y_n$")
-    fig.suptitle("Accuracy of each ponder step's prediction, by difficulty (dashed: above it, unseen in training)")
+            ax.axhline(trained_max + 0.5, color="k", ls="--", lw=1, label="above: not seen in training")
+        ax.set_title(label)
+        _steps_axis(ax, max_ponder_steps)
+        ax.set_xlim(extent[0], extent[1])
+        style.integer_ticks(ax.yaxis)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("difficulty")
+    fig.colorbar(image, ax=used.tolist(), label="accuracy of $y_n$")
+    style.legend_below(fig, used[0], ncol=2)
+    fig.suptitle(title or "Accuracy of each ponder step's prediction")
     return fig
 
 
@@ -259,13 +342,15 @@ def _difficulty_curves(run: object, is_act: bool) -> tuple[list[int], torch.Tens
     return run.difficulty.tolist(), run.accuracy, steps
 
 
+@style.book_figure
 def plot_seeds_by_difficulty(
     evaluations: Mapping[str, Sequence[object]],
     methods: Mapping[str, str],
     trained_max: int | None = None,
     title: str | None = None,
 ) -> Figure:
-    """Accuracy and ponder steps against difficulty: a thin line per seed, a thick line for the mean.
+    """Accuracy and ponder steps against difficulty: a thin line per seed, in a shade of the method's
+    colour each, and a thick line for the mean.
 
     Ponder steps are the expected ``E[n]`` for PonderNet and the executed ``N(t)`` for ACT.
 
@@ -279,26 +364,38 @@ def plot_seeds_by_difficulty(
     missing = [label for label in evaluations if label not in methods]
     if missing:
         raise ValueError(f"methods must name the method of every label, missing {missing[0]!r}")
-    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(9.0, 3.6))
+    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 4.4))
+    difficulty: list[int] = []
     for line_style, (label, runs) in zip(("-", "--", ":"), evaluations.items()):
-        color = style.color(methods[label])
-        curves = [_difficulty_curves(run, methods[label] == "act") for run in runs]
+        method = methods[label]
+        curves = [_difficulty_curves(run, method == "act") for run in runs]
         difficulty = curves[0][0]
         accuracy = torch.stack([curve[1] for curve in curves])  # (S, D)
         steps = torch.stack([curve[2] for curve in curves])  # (S, D)
-        thin = 0.5 if len(runs) <= 5 else 0.25
+        shades = style.seed_colors(method, len(runs))
         for ax, values in ((ax_acc, accuracy), (ax_steps, steps)):
-            for seed_values in values:
-                ax.plot(difficulty, seed_values.tolist(), line_style, color=color, lw=0.7, alpha=thin)
-            ax.plot(difficulty, values.mean(dim=0).tolist(), "o" + line_style, color=color, lw=2, ms=4, label=f"{label} (mean of {len(runs)})")
+            if len(runs) > 1:
+                for shade, seed_values in zip(shades, values):
+                    ax.plot(difficulty, seed_values.tolist(), line_style, color=shade, lw=0.7, alpha=0.6)
+            ax.plot(
+                difficulty,
+                values.mean(dim=0).tolist(),
+                "o" + line_style,
+                color=style.color(method),
+                lw=2.2,
+                ms=4,
+                label=f"{label} ({_seeds_label(len(runs))})",
+            )
     ax_acc.set_ylabel("accuracy")
     ax_acc.axhline(0.5, color="#999999", lw=0.8)
-    ax_steps.set_ylabel("ponder steps: $E[n]$ (PonderNet), $N(t)$ (ACT)")
+    ax_steps.set_ylabel("ponder steps, $E[n]$ or $N(t)$")
     for ax in (ax_acc, ax_steps):
-        ax.set_xlabel("difficulty (number of non-zero entries)")
+        ax.set_xlabel("difficulty")
+        style.integer_ticks(ax.xaxis)
         if trained_max is not None and trained_max < max(difficulty):
-            ax.axvspan(trained_max + 0.5, max(difficulty) + 0.5, color="#eeeeee", zorder=0)
-        ax.legend(fontsize=7)
+            ax.axvspan(
+                trained_max + 0.5, max(difficulty) + 0.5, color="#eeeeee", zorder=0, label="not seen in training"
+            )
+    style.legend_below(fig, ncol=1)
     fig.suptitle(title or "Accuracy and ponder steps against difficulty, every seed")
-    fig.tight_layout()
     return fig
