@@ -7,6 +7,7 @@ colour out of a display label.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 
@@ -80,15 +81,24 @@ RC = {
 """Matplotlib settings of the book's figures (:func:`book_style` applies them while a figure is drawn)."""
 
 
+@contextlib.contextmanager
 def book_style():
     """A context in which matplotlib draws with the book's sizes (:data:`RC`); nothing changes outside it.
 
     Fonts and the figure's dpi are fixed when the figure and its text are created, so every figure
-    function of :mod:`ponderlib.figures` draws inside it (:func:`book_figure`).
+    function of :mod:`ponderlib.figures` draws inside it (:func:`book_figure`). Only the settings of
+    :data:`RC` are put back on leaving: ``matplotlib.rc_context`` would put back every setting, among
+    them ``interactive``, which the notebook's inline backend turns on when the first figure of a kernel
+    is drawn; turned off again, the notebook would show no figure after the first.
     """
     import matplotlib
 
-    return matplotlib.rc_context(RC)
+    saved = {key: matplotlib.rcParams[key] for key in RC}
+    matplotlib.rcParams.update(RC)
+    try:
+        yield
+    finally:
+        matplotlib.rcParams.update(saved)
 
 
 def book_figure(draw):
