@@ -1,5 +1,6 @@
 """Tests of what chapter 1 (ACT) adds to ponderlib: sequence ACT, runs over seeds scored by difficulty during
-training, the tau sweep over seeds, ACT plots."""
+training, the tau sweep over seeds, ACT plots in the book's sizes, and the chapter's tables and sentences
+(ponderlib.presentation.act), on numbers worked by hand."""
 
 from __future__ import annotations
 
@@ -33,10 +34,13 @@ from ponderlib.figures.act import (
     plot_seed_curves,
     plot_sequence_ponder,
     plot_tau_trade_off,
+    tau_pages,
 )
 from ponderlib.mechanisms.act import ACTRNN
 from ponderlib.mechanisms.halting import act_halting
 from ponderlib.mechanisms.losses import ACTLoss
+from ponderlib.presentation import act as words
+from ponderlib.sweep.evidence import Rate
 from ponderlib.tasks.parity import ParityConfig, train_parity
 from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.tasks.sequence_parity import (
@@ -85,8 +89,19 @@ def test_evaluate_act_sequence_shapes():
 
 
 def test_train_act_sequence_is_seeded_and_records_history():
-    kwargs = dict(n_elems=3, seq_len=2, hidden=8, max_ponder_steps=3, batch_size=8, eval_size=16,
-                  max_updates=3, target_accuracy=None, max_seconds=None, eval_every=1, progress=False)
+    kwargs = dict(
+        n_elems=3,
+        seq_len=2,
+        hidden=8,
+        max_ponder_steps=3,
+        batch_size=8,
+        eval_size=16,
+        max_updates=3,
+        target_accuracy=None,
+        max_seconds=None,
+        eval_every=1,
+        progress=False,
+    )
     first, second = train_act_sequence(**kwargs), train_act_sequence(**kwargs)
     assert first.fit.updates == 3
     assert first.history.update == [1, 2, 3]
@@ -110,8 +125,19 @@ def test_act_plots_use_the_act_colour():
     plt.close(figure)
 
 
-TINY = ParityConfig(method="act", n_elems=3, hidden=8, max_ponder_steps=4, batch_size=16, eval_size=32,
-                    difficulty_eval_size=8, max_updates=4, eval_every=2, target_accuracy=None, progress=False)
+TINY = ParityConfig(
+    method="act",
+    n_elems=3,
+    hidden=8,
+    max_ponder_steps=4,
+    batch_size=16,
+    eval_size=32,
+    difficulty_eval_size=8,
+    max_updates=4,
+    eval_every=2,
+    target_accuracy=None,
+    progress=False,
+)
 
 
 def test_on_evaluate_calls_back_after_every_evaluation_and_only_inside_the_block():
@@ -132,7 +158,9 @@ def test_tracking_does_not_change_training_and_snapshots_are_shorter_runs():
     shorter = train_parity(replace(TINY, max_updates=2))
     assert torch.equal(tracked.snapshots[2].ponder_steps, shorter.by_difficulty.ponder_steps)
     assert torch.equal(tracked.snapshots[2].accuracy, shorter.by_difficulty.accuracy)
-    assert tracked.correlation_at(4) == pytest.approx(tracked.result.by_difficulty.correlation_on([1, 2, 3]), nan_ok=True)
+    assert tracked.correlation_at(4) == pytest.approx(
+        tracked.result.by_difficulty.correlation_on([1, 2, 3]), nan_ok=True
+    )
 
 
 @pytest.mark.parametrize("snapshot_every", [0, 3])
@@ -166,7 +194,9 @@ def test_seed_curves_from_sequence_known_values():
     assert curves.difficulty.tolist() == [1, 2]
     assert curves.ponder_steps.tolist() == [[1.5, 3.5]]
     assert curves.error.tolist() == [[0.0, 0.5]]
-    assert curves.correlation[0].item() == pytest.approx(pearson_correlation(torch.tensor([1.0, 2, 1, 2]), torch.tensor([1.0, 3, 2, 4])))
+    assert curves.correlation[0].item() == pytest.approx(
+        pearson_correlation(torch.tensor([1.0, 2, 1, 2]), torch.tensor([1.0, 3, 2, 4]))
+    )
     with pytest.raises(ValueError, match="seeds and evaluations"):
         SeedCurves.from_sequence([0, 1], [evaluation])
 
@@ -189,7 +219,9 @@ def test_sweep_tau_seeds_reuses_longer_runs_at_their_snapshot():
     assert sweep.error[1, 0].item() == pytest.approx(1.0 - longer[0].result.history.metrics["accuracy"][0])
     assert torch.equal(sweep.curves(1).ponder_steps[0], longer[0].snapshots[2].ponder_steps)
     with pytest.raises(ValueError, match="trained"):
-        train_tau_grid([0.01], [0, 1], replace(TINY, max_updates=2, hidden=16), snapshot_every=2, trained={0.01: longer})
+        train_tau_grid(
+            [0.01], [0, 1], replace(TINY, max_updates=2, hidden=16), snapshot_every=2, trained={0.01: longer}
+        )
 
 
 @pytest.mark.parametrize("taus, method", [([], "act"), ([0.01], "pondernet")])
@@ -206,8 +238,19 @@ def test_sequence_halting_bias_init_sets_the_first_halting_unit():
 
 
 def test_train_sequence_seeds_scores_every_seed_on_its_own_test_sequences():
-    base = SequenceConfig(n_elems=3, seq_len=2, hidden=8, max_ponder_steps=3, batch_size=8, eval_size=12, max_updates=2,
-                          target_accuracy=None, eval_every=1, progress=False, halting_bias_init=3.0)
+    base = SequenceConfig(
+        n_elems=3,
+        seq_len=2,
+        hidden=8,
+        max_ponder_steps=3,
+        batch_size=8,
+        eval_size=12,
+        max_updates=2,
+        target_accuracy=None,
+        eval_every=1,
+        progress=False,
+        halting_bias_init=3.0,
+    )
     results, curves, evaluations = train_sequence_seeds(base, [0, 1])
     assert [result.config.seed for result in results] == [0, 1] == curves.seeds
     assert evaluations == [result.test for result in results]
@@ -229,7 +272,9 @@ def test_act_plots_build_from_real_results():
     runs = train_seeds(TINY, [0, 1], snapshot_every=2)
     sweep = train_tau_grid([0.01, 0.1], [0, 1], TINY, snapshot_every=2)
     scales = torch.linspace(0.6, 3.0, 50, dtype=torch.float64, requires_grad=True)
-    halting = act_halting((scales[:, None] * torch.tensor([0.1, 0.3, 0.4, 0.5, 0.2], dtype=torch.float64)).clamp(max=1.0))
+    halting = act_halting(
+        (scales[:, None] * torch.tensor([0.1, 0.3, 0.4, 0.5, 0.2], dtype=torch.float64)).clamp(max=1.0)
+    )
     halting.ponder_cost.sum().backward()
     figures = (
         plot_seed_curves(SeedCurves.from_parity(runs), "tiny", ponder_max=4.0, error_max=100.0),
@@ -238,9 +283,297 @@ def test_act_plots_build_from_real_results():
         plot_ponder_cost_sawtooth(scales.detach(), halting.ponder_steps, halting.remainder.detach(), scales.grad),
     )
     for figure in figures:
-        assert figure.axes and all(ax.get_xlabel() for ax in figure.axes)
+        bottom = [ax for ax in figure.axes if ax.get_subplotspec().is_last_row()]  # panels above share their x axis
+        assert figure.axes and all(ax.get_xlabel() for ax in bottom)
+        assert figure.get_size_inches()[0] <= style.MAX_WIDTH
         plt.close(figure)
-    figure = plot_sequence_ponder(torch.tensor([[1, 2], [3, 1]]), torch.tensor([[1, 4], [2, 2]]),
-                                  torch.tensor([[True, False], [True, True]]))
+    figure = plot_sequence_ponder(
+        torch.tensor([[1, 2], [3, 1]]), torch.tensor([[1, 4], [2, 2]]), torch.tensor([[True, False], [True, True]])
+    )
     assert figure.axes[0].get_xlabel() == "time step t"
     plt.close(figure)
+
+
+# --- the chapter's figures, in the book's sizes -----------------------------------------------
+
+
+def test_act_figures_fit_the_column_two_panels_in_a_row_at_most():
+    three = plot_halting_sum([[0.1, 0.3, 0.4, 0.5, 0.2], [0.995, 0.5, 0.5, 0.5, 0.5], [0.05] * 5], eps=0.01)
+    assert three.get_size_inches()[0] <= style.MAX_WIDTH
+    drawn = [ax for ax in three.axes if ax.axison]
+    assert (
+        len(drawn) == 3 and len({ax.get_position().x0 for ax in drawn}) == 2
+    )  # a 2 x 2 grid, one place for the legend
+    assert three.axes[3].get_legend() is not None  # the legend in the empty place, off the data
+    one = plot_halting_sum([[0.1, 0.3, 0.4, 0.5, 0.2]], eps=0.01)
+    assert one.get_size_inches()[0] <= style.MAX_WIDTH and one.legends  # a single panel: the legend below
+    assert "N = 4, R = 0.20, ρ = 4.20" in one.axes[0].get_title()
+    for figure in (three, one):
+        texts = [t for ax in figure.axes for t in (ax.title, ax.xaxis.label, *ax.get_xticklabels())]
+        assert min(t.get_fontsize() for t in texts) >= style.FONT_SIZE
+        plt.close(figure)
+
+
+def test_seed_curves_draw_each_seed_in_its_own_shade_and_say_how_many_seeds():
+    curves = SeedCurves(
+        seeds=[0, 1, 2],
+        difficulty=torch.tensor([1, 2]),
+        ponder_steps=torch.tensor([[1.0, 2.0], [1.5, 2.5], [1.0, 1.0]]),
+        error=torch.zeros(3, 2),
+        correlation=torch.tensor([0.5, 0.4, float("nan")]),
+    )
+    figure = plot_seed_curves(curves, "three seeds")
+    lines = figure.axes[0].get_lines()
+    assert [line.get_color() for line in lines[:3]] == style.seed_colors("act", 3)
+    assert lines[3].get_label() == "mean of 3 seeds" and lines[3].get_color() == style.color("act")
+    assert lines[2].get_label() == "seed 2 (r undefined: constant N)"
+    assert figure.get_size_inches()[0] <= style.MAX_WIDTH and figure.legends
+    plt.close(figure)
+    one = plot_seed_curves(
+        replace(
+            curves,
+            seeds=[0],
+            ponder_steps=curves.ponder_steps[:1],
+            error=curves.error[:1],
+            correlation=curves.correlation[:1],
+        ),
+        "one seed",
+    )
+    assert [line.get_label() for line in one.axes[0].get_lines()] == ["seed 0 (r = +0.50)"]  # no "mean of 1 seeds"
+    plt.close(one)
+
+
+def test_ponder_during_training_puts_groups_in_columns_and_refuses_three():
+    runs = train_seeds(TINY, [0, 1], snapshot_every=2)
+    figure = plot_ponder_during_training({"b_h = 3": runs, "b_h = 1": runs})
+    assert figure.get_size_inches()[0] <= style.MAX_WIDTH
+    assert len(figure.axes) == 4 and len({round(ax.get_position().x0, 3) for ax in figure.axes}) == 2
+    plt.close(figure)
+    with pytest.raises(ValueError, match="groups"):
+        plot_ponder_during_training({"a": runs, "b": runs, "c": runs})
+
+
+def test_tau_trade_off_and_its_pages():
+    sweep = train_tau_grid([0.001, 0.01, 0.1], [0, 1], TINY, snapshot_every=2)
+    figure = plot_tau_trade_off(sweep)
+    assert figure.get_size_inches()[0] <= style.MAX_WIDTH
+    error_panel = next(ax for ax in figure.axes if ax.get_ylabel() == "held-out error (%)")
+    assert [t.get_text() for t in error_panel.get_xticklabels()] == ["0.001", "0.01", "0.1"]  # one tick per tau
+    assert [c.get_facecolor()[0].tolist() for c in error_panel.collections[:2]] == [
+        list(matplotlib.colors.to_rgba(shade)) for shade in style.seed_colors("act", 2)
+    ]
+    plt.close(figure)
+    pages = tau_pages(sweep)
+    assert list(pages) == ["0.001", "0.01", "0.1"]
+    assert len({page.axes[0].get_ylim() for page in pages.values()}) == 1  # the pages share their limits
+    for page in pages.values():
+        plt.close(page)
+
+
+# --- the chapter in words (ponderlib.presentation.act) --------------------------------------------
+
+CURVES = SeedCurves(
+    seeds=[0, 1],
+    difficulty=torch.tensor([1, 2, 3]),
+    ponder_steps=torch.tensor([[1.0, 1.5, 2.0], [2.0, 2.0, 2.0]]),
+    error=torch.tensor([[0.0, 0.1, 0.25], [0.0, 0.0, 0.0]]),
+    correlation=torch.tensor([0.5, float("nan")]),
+)
+
+
+def test_signed_listed_and_the_median():
+    assert words.signed(0.2393) == "+0.24" and words.signed(-0.5, 3) == "-0.500"
+    assert words.signed(float("nan")) == "undefined (constant N)"
+    assert [words.listed(v) for v in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a and b", "a, b and c"]
+    assert words.upper_median([3.0, 1.0, 4.0, 2.0]) == 3.0 and words.upper_median([5.0, 1.0, 2.0]) == 2.0
+    with pytest.raises(ValueError, match="values"):
+        words.upper_median([])
+
+
+def test_seed_table_known_values():
+    table = words.seed_table(CURVES, [0.95, 1.0])
+    assert table.splitlines() == [
+        "| seed | held-out accuracy | r(difficulty, $N$) | $N$ at difficulty 1 | $N$ at difficulty 3 "
+        "| worst error at one difficulty (%) |",
+        "|---:|---:|---:|---:|---:|---:|",
+        "| 0 | 0.9500 | +0.500 | 1.00 | 2.00 | 25.0 |",
+        "| 1 | 1.0000 | undefined (constant N) | 2.00 | 2.00 | 0.0 |",
+    ]
+    with pytest.raises(ValueError, match="accuracy"):
+        words.seed_table(CURVES, [1.0])
+
+
+def test_sawtooth_drop_against_the_scale_worked_by_hand():
+    sentence = words.sawtooth_drop([0.5, 0.7, 0.8], [5, 5, 4], [5.6, 5.2, 4.5], [0.1, 0.3, 0.4, 0.5, 0.2], eps=0.01)
+    assert sentence == (
+        "$N$ drops from 5 to 4 at $c = 0.800$ (by hand: $0.99 / 1.3 = 0.762$), where $\\rho$ falls from 5.200 to 4.500."
+    )
+    with pytest.raises(ValueError, match="ponder_steps"):
+        words.sawtooth_drop([1.0, 2.0], [3, 3], [3.1, 3.0], [0.5, 0.5], eps=0.01)
+
+
+def test_main_setting_sentences_known_values():
+    assert words.evidence_direction([-0.5, 0.1, 0.3, 0.2], Rate(4, 4), Rate(3, 4)) == (
+        "Over the 4 seeds of the evidence the network learns the task in 4 of 4 seeds, but ponders longer on harder "
+        "vectors only in 3 of 4 seeds: $r$ from -0.50 to +0.30, median +0.20. Where it does, by less than a step. "
+        "The setting makes Graves' direction the likely outcome, not a certain one."
+    )
+    assert words.main_run(CURVES, [0.95, 1.0], torch.tensor([1, 2, 3, 4])) == (
+        "In this run the 2 seeds reach held-out accuracy 0.9500 to 1.0000, with r = +0.50, undefined (constant N). "
+        "Averaged over them, $N(t)$ goes from **1.50** steps at difficulty 1 to **2.00** at difficulty 3 (per seed by "
+        "+1.00, +0.00 steps). Most vectors take one, two or three steps: 75.0 % of the 4 scored vectors of the 2 seeds."
+    )
+    assert words.contrast_direction([0.2, -0.3, 0.05, 0.5]) == (
+        "With $b_h = 1$, over the same 4 seeds: $r$ from -0.30 to +0.50, above 0.1 in 2 and below -0.1 in 1: "
+        "the direction depends on the seed."
+    )
+
+
+class _Snapshot:
+    def __init__(self, steps, accuracy, r):
+        self.difficulty = torch.tensor([1, 2])
+        self.ponder_steps = torch.tensor(steps)
+        self.accuracy = torch.tensor(accuracy)
+        self.r = r
+
+
+class _Run:
+    """A :class:`TrackedRun` with numbers chosen by hand: snapshots after 1 and 2 updates."""
+
+    def __init__(self, seed, bias, accuracy, snapshots):
+        history = History()
+        for update, value in enumerate(accuracy, start=1):
+            history.record(update, 0.0, 0.0, {"accuracy": value})
+        config = replace(TINY, seed=seed, halting_bias_init=bias)
+        self.result = type("Result", (), {"config": config, "history": history, "fit": type("Fit", (), {"updates": 2})})
+        self.snapshots = snapshots
+
+    def correlation_at(self, update):
+        return self.snapshots[update].r
+
+
+def test_training_course_known_values():
+    main = [
+        _Run(
+            0, 3.0, [0.6, 0.9], {1: _Snapshot([1.0, 1.2], [0.6, 0.6], 0.1), 2: _Snapshot([1.0, 1.5], [1.0, 0.9], 0.3)}
+        ),
+    ]
+    contrast = [
+        _Run(
+            0,
+            1.0,
+            [0.5, 0.7],
+            {1: _Snapshot([1.5, 1.0], [0.5, 0.5], -0.05), 2: _Snapshot([2.0, 1.0], [1.0, 0.8], -0.4)},
+        ),
+    ]
+    assert words.training_course(main, contrast, early=1, middle=2) == (
+        "In this run, after 1 training updates the 2 runs reach held-out accuracy 0.50 to 0.60, |r| at most 0.10, "
+        "and at most 1.50 steps on average at any difficulty. With $b_h = 3$, r from update 2 on lies between 0.30 "
+        "and 0.30; with $b_h = 1$ the same seeds end at r = -0.40, pondering longest at difficulty 1 respectively. "
+        "The run that learns last is seed 0 with $b_h$ = 1 (held-out accuracy 0.70 after 2 updates). The largest "
+        "overshoot is in seed 0 with $b_h$ = 3: after 2 updates it ponders 0.00 steps longer on the hardest vectors "
+        "than at the end. The runs that end with r > 0.1 err on at most 10.0 % of the vectors at any difficulty; "
+        "the others on 20.0 % at their worst difficulty."
+    )
+
+
+def test_learned_late_known_values():
+    sentence = words.learned_late([0.6, 0.65, 0.8], [0.0, 0.01, 0.05, 0.1, 0.2], [True, True, False, False, False])
+    assert sentence == (
+        "In the evidence, held-out accuracy after 1000 updates (with $b_h = 3$) is 0.60 to 0.80: below 0.7 in 2 of 3 "
+        "seeds, so the task is learned after that point. Of the 5 runs with either bias, the 2 that end with r > 0.1 "
+        "err, at their worst difficulty, on 1.0 % of the vectors (median; at most 1.0 %), the 3 others on 10.0 % "
+        "(median; up to 20.0 %)."
+    )
+    with pytest.raises(ValueError, match="ends_positive"):
+        words.learned_late([0.6], [0.1], [True])
+
+
+def test_tau_table_and_sentence_known_values():
+    taus = [0.001, 0.01, 0.1]
+    error = torch.tensor([[0.02, 0.04], [0.01, 0.03], [0.3, 0.5]])
+    steps = torch.tensor([[5.0, 4.0], [2.0, 2.5], [1.0, 1.2]])
+    r = torch.tensor([[-0.5, -0.25], [0.2, float("nan")], [0.0, 0.1]])
+    early = torch.tensor([[0.9, 0.8], [0.6, 0.6], [0.5, 0.7]])
+    assert words.tau_table(taus, error, steps, r, early).splitlines()[2:] == [
+        "| 0.001 | 2.0, 4.0 | 3.0 | 5.00, 4.00 | 4.50 | -0.50, -0.25 | 0.85 |",
+        "| 0.01 | 1.0, 3.0 | 2.0 | 2.00, 2.50 | 2.25 | +0.20, undefined (constant N) | 0.60 |",
+        "| 0.1 | 30.0, 50.0 | 40.0 | 1.00, 1.20 | 1.10 | +0.00, +0.10 | 0.60 |",
+    ]
+    assert words.tau_run(taus, error, steps, r, early) == (
+        "In this run, raising $\\tau$ from 0.001 to 0.1 takes the mean ponder time, averaged over the seeds, from "
+        "**4.50** to **1.10** steps, and the mean error from 3.0 % to 40.0 %; at $\\tau$ = 0.01 the error is at most "
+        "3.0 %, at 0.1 at most 50.0 %. The smallest $\\tau$ reaches 0.85 held-out accuracy after 1000 updates on "
+        "average, against at most 0.60 for the others, and r = -0.50, -0.25 at $\\tau$ = 0.001 against +0.20, "
+        "undefined (constant N) at 0.01."
+    )
+
+
+def test_sequence_words_known_values():
+    evaluations = [
+        SequenceEvaluation(
+            0.75, torch.tensor([[1, 3], [2, 4]]), torch.ones(2, 2, dtype=torch.bool), torch.tensor([[1, 2], [1, 2]])
+        ),
+        SequenceEvaluation(
+            1.0, torch.ones(2, 2, dtype=torch.long), torch.ones(2, 2, dtype=torch.bool), torch.tensor([[1, 2], [1, 2]])
+        ),
+    ]
+    curves = SeedCurves.from_sequence([3, 4], evaluations)
+    assert words.sequence_seed_table([3, 4], evaluations, curves).splitlines()[2:] == [
+        f"| 3 | 0.750 | 2.50 | {words.signed(curves.correlation[0].item())} |",
+        "| 4 | 1.000 | 1.00 | undefined (constant N) |",
+    ]
+    assert words.sequence_run(evaluations, curves) == (
+        f"In this run the seeds reach 0.750 to 1.000 test accuracy; across difficulties a seed's mean $N(t)$ moves by "
+        f"at most 2.00 steps, and r = {words.signed(curves.correlation[0].item())}, undefined (constant N). They "
+        f"ponder 1.00 to 2.50 steps per time step."
+    )
+    assert words.sequence_evidence([1.0, 4.32, 2.5]) == (
+        "Over the 3 seeds, mean $N(t)$ per time step ranges from 1.00 to 4.32: the seeds differ in how much they "
+        "ponder overall, as much as in where."
+    )
+
+
+def test_verdicts_and_the_paper_table():
+    assert words.verdict(Rate(20, 20)) == "reproduced in every seed (20 of 20 seeds)"
+    assert words.verdict(Rate(5, 20)) == "not reproduced (5 of 20 seeds)"
+    assert words.verdict(Rate(6, 20)) == "mixed: 6 of 20 seeds"
+    table = words.paper_table(
+        taus=[0.001, 0.01, 0.03, 0.1],
+        updates=2000,
+        learns={0.001: Rate(18, 20), 0.01: Rate(15, 20), 0.03: Rate(6, 20)},
+        fails=Rate(20, 20),
+        accuracy_early={0.001: 0.86, 0.01: 0.6},
+        fastest=Rate(16, 20),
+        not_more_accurate=Rate(12, 20),
+        rise=0.214,
+        longer=Rate(13, 20),
+        longer_graves_bias=Rate(8, 20),
+        falls_at_low_tau=Rate(16, 20),
+    )
+    lines = table.splitlines()
+    assert (
+        lines[0] == "| claim (Graves 2016) | paper's setting | the evidence, 20 seeds | verdict |" and len(lines) == 5
+    )
+    assert lines[3] == (
+        "| Fig. 5: lower $\\tau$ learns faster and more accurately | learning curves over 1M updates | accuracy after "
+        "1000 updates 0.86 at $\\tau$ = 0.001 against 0.60 at 0.01 (means) | faster: mixed: 16 of 20 seeds; not more "
+        "accurate after 2000 updates: mixed: 12 of 20 seeds |"
+    )
+    assert (
+        "rise from difficulty 1 to 8 +0.21 steps" in lines[4] and "failing at 0.1: reproduced in every seed" in lines[2]
+    )
+    with pytest.raises(ValueError, match="taus"):
+        words.paper_table(
+            taus=[0.01],
+            updates=1,
+            learns={},
+            fails=Rate(1, 1),
+            accuracy_early={},
+            fastest=Rate(1, 1),
+            not_more_accurate=Rate(1, 1),
+            rise=0.0,
+            longer=Rate(1, 1),
+            longer_graves_bias=Rate(1, 1),
+            falls_at_low_tau=Rate(1, 1),
+        )

@@ -449,6 +449,13 @@ def test_plot_each_seed_and_the_mean_in_the_methods_colours(reference):
     assert [line.get_color() for line in ax.get_lines()] == [style.color("act"), style.color("pondernet")]
     assert [len(c.get_offsets()) for c in ax.collections] == [4, 4]  # 2 taus x 2 seeds per method
     assert ax.get_xlabel() and ax.get_ylabel() and "2 seeds" in ax.get_title()
+    shades = [matplotlib.colors.to_hex(c) for c in ax.collections[0].get_facecolor()]
+    assert set(shades) == set(style.seed_colors("act", 2))  # one shade of the method's colour per seed
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "ACT: each seed (dots), mean of 2 seeds (line)", "PonderNet: each seed (dots), mean of 2 seeds (line)"
+    ]
+    assert fig.get_size_inches()[0] <= style.MAX_WIDTH
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0.01", "0.1"]  # a tick at each value, no others
     with pytest.raises(ValueError, match="metric='accuracy' is not measured"):
         plot_sweep(reference.records, "tau", "accuracy")
     with pytest.raises(ValueError, match="the runs differ in 'tau'"):

@@ -2,20 +2,66 @@
 and during training, the time penalty over seeds, and ACT inside an RNN.
 
 Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure``
-with labelled axes (units where there are units) and a title that says what it shows.
+with labelled axes (units where there are units) and a title that says what it shows. Each draws in
+the book's style (:func:`ponderlib.figures.style.book_figure`): at most
+:data:`~ponderlib.figures.style.MAX_WIDTH` inches wide, at most two panels in a row, the legend off
+the data, one shade of ACT's colour per seed.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 from ponderlib.figures import style
 
 
-def plot_halting_sum(halting_units: Sequence[Sequence[float]], eps: float, labels: Sequence[str] | None = None) -> Figure:
+def _seeds_label(seeds: int) -> str:
+    """``"one seed"`` or ``"mean of 3 seeds"``."""
+    return "one seed" if seeds == 1 else f"mean of {seeds} seeds"
+
+
+def _signed(r: float) -> str:
+    """A correlation as ``"+0.24"``, or ``"undefined"`` (NaN: the ponder steps were constant)."""
+    return "undefined" if math.isnan(r) else f"{r:+.2f}"
+
+
+def _grid(panels: int, height: float, sharey: bool = False):
+    """A figure of ``panels`` axes, two in a row at most, :data:`~ponderlib.figures.style.MAX_WIDTH` wide
+    when two. Returns the figure, the list of axes and the empty place left in the last row (its axes
+    turned off), or None."""
+    columns = min(panels, 2)
+    rows = math.ceil(panels / columns)
+    width = style.MAX_WIDTH if columns == 2 else 0.8 * style.MAX_WIDTH
+    fig, axes = plt.subplots(rows, columns, figsize=(width, height * rows), sharey=sharey, squeeze=False)
+    flat = list(axes.flat)
+    for ax in flat[panels:]:
+        ax.axis("off")
+    return fig, flat[:panels], (flat[panels] if len(flat) > panels else None)
+
+
+def _legend(fig, axes, empty, ncol: int) -> None:
+    """The panels' legend, in the empty place of the grid when there is one, else under the panels."""
+    if empty is None:
+        style.legend_below(fig, ncol=ncol)
+        return
+    handles, labels = [], []
+    for ax in axes:
+        for handle, text in zip(*ax.get_legend_handles_labels()):
+            if text not in labels:
+                handles.append(handle)
+                labels.append(text)
+    empty.legend(handles, labels, loc="center", frameon=False)
+
+
+@style.book_figure
+def plot_halting_sum(
+    halting_units: Sequence[Sequence[float]], eps: float, labels: Sequence[str] | None = None
+) -> Figure:
     """ACT's halting units ``h_n`` (bars) and their running sum (line) crossing ``1 - eps``, one panel per sample.
 
     Args:
@@ -24,12 +70,14 @@ def plot_halting_sum(halting_units: Sequence[Sequence[float]], eps: float, label
         labels: a title per panel (default ``"sample b"``).
 
     The bars up to ``N(t)`` are drawn in ACT's colour, with the last one cut to the remainder
-    ``R(t)`` (the hatched part of ``h_N`` is the part ACT does not use); later steps are grey.
+    ``R(t)`` (the hatched part of ``h_N`` is the part ACT does not use); later steps are grey. Two
+    panels in a row at most (three samples: a 2 x 2 grid, the legend in the fourth place; otherwise
+    under the panels).
     """
     rows = [[float(h) for h in row] for row in halting_units]
-    fig, axes = plt.subplots(1, len(rows), figsize=(3.2 * len(rows), 3.0), sharey=True, squeeze=False)
+    fig, axes, empty = _grid(len(rows), 3.0 if len(rows) > 1 else 4.3)
     color = style.color("act")
-    for b, (ax, row) in enumerate(zip(axes[0], rows)):
+    for b, (ax, row) in enumerate(zip(axes, rows)):
         steps = list(range(1, len(row) + 1))
         running, cumulative = 0.0, []
         for h in row:
@@ -40,29 +88,36 @@ def plot_halting_sum(halting_units: Sequence[Sequence[float]], eps: float, label
         remainder = 1.0 - sum(row[: halt_step - 1])
         for n, h in zip(steps, row):
             if n < halt_step:
-                ax.bar(n, h, color=color, width=0.6)
+                ax.bar(n, h, color=color, width=0.6, label="used: $p_n$ ($h_n$, then $R$)")
             elif n == halt_step:
                 ax.bar(n, remainder, color=color, width=0.6)
                 if h > remainder:  # at the max_ponder_steps cap R can exceed h_N, and nothing goes unused
-                    ax.bar(n, h - remainder, bottom=remainder, color="white", edgecolor=color, hatch="//", width=0.6)
+                    ax.bar(
+                        n,
+                        h - remainder,
+                        bottom=remainder,
+                        color="white",
+                        edgecolor=color,
+                        hatch="//",
+                        width=0.6,
+                        label="$h_N - R$: not used",
+                    )
             else:
-                ax.bar(n, h, color="#cccccc", width=0.6)
-        ax.plot(steps, cumulative, "o-", color="black", ms=3, lw=1, label=r"$\sum_{n' \leq n} h_{n'}$")
+                ax.bar(n, h, color="#cccccc", width=0.6, label="after halting: $p_n = 0$")
+        ax.plot(steps, cumulative, "o-", color="black", ms=4, lw=1, label="running sum of $h_n$")
         ax.axhline(1.0 - eps, color="black", ls="--", lw=0.8, label=rf"$1-\epsilon = {1.0 - eps:g}$")
-        ax.set_title(labels[b] if labels else f"sample {b}", fontsize=9)
-        ax.text(
-            0.03, 0.97, f"N = {halt_step}\nR = {remainder:.2f}\nρ = {halt_step + remainder:.2f}",
-            transform=ax.transAxes, va="top", fontsize=8,
-        )
+        label = labels[b] if labels else f"sample {b}"
+        ax.set_title(f"{label}\nN = {halt_step}, R = {remainder:.2f}, ρ = {halt_step + remainder:.2f}")
         ax.set_xlabel("ponder step n")
         ax.set_xticks(steps)
-    axes[0, 0].set_ylabel("halting unit $h_n$ / running sum")
-    axes[0, -1].legend(fontsize=7, loc="upper right")
-    fig.suptitle("ACT halts at the first step whose running sum of $h_n$ reaches $1 - \\epsilon$")
-    fig.tight_layout()
+    for ax in axes[:: min(len(axes), 2)]:
+        ax.set_ylabel("$h_n$ and running sum")
+    fig.suptitle(r"ACT halts where the running sum of $h_n$ reaches $1 - \epsilon$")
+    _legend(fig, axes, empty, ncol=2)
     return fig
 
 
+@style.book_figure
 def plot_ponder_cost_sawtooth(scales, ponder_steps, remainder, gradient) -> Figure:
     """``R``, ``N`` and ``rho = N + R`` as the halting units are scaled up, next to the gradient autograd gives ``rho``.
 
@@ -80,120 +135,161 @@ def plot_ponder_cost_sawtooth(scales, ponder_steps, remainder, gradient) -> Figu
     steps = [float(v) for v in ponder_steps]
     remainders = [float(v) for v in remainder]
     color = style.color("act")
-    fig, (ax_cost, ax_gradient) = plt.subplots(1, 2, figsize=(9.5, 3.4))
+    fig, (ax_cost, ax_gradient) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
     ax_cost.plot(c, [n + r for n, r in zip(steps, remainders)], color=color, label=r"$\rho = N + R$")
     ax_cost.step(c, steps, where="post", color="black", ls="--", lw=1, label="$N$")
-    ax_cost.plot(c, remainders, color=color, ls=":", label="$R$ (a sawtooth)")
+    ax_cost.plot(c, remainders, color=color, ls=":", lw=2, label="$R$ (a sawtooth)")
     ax_cost.set_ylabel("ponder steps")
-    ax_cost.set_title(r"$R$ falls linearly and jumps up where $N$ drops", fontsize=10)
-    ax_cost.legend(fontsize=8)
-    ax_gradient.plot(c, [float(v) for v in gradient], color=color)
+    ax_cost.set_title(r"$R$ jumps where $N$ drops")
+    ax_gradient.plot(c, [float(v) for v in gradient], color=color, label=r"$d\rho / dc$ from autograd")
     ax_gradient.axhline(0.0, color="black", lw=0.6)
     ax_gradient.set_ylabel(r"$d\rho / dc$ from autograd")
-    ax_gradient.set_title("The gradient sees only the slope, never the jumps", fontsize=10)
+    ax_gradient.set_title("The gradient: slope only")
     for ax in (ax_cost, ax_gradient):
-        ax.set_xlabel(r"scale $c$ of the halting units ($h_n = c\,a_n$)")
-    fig.tight_layout()
+        ax.set_xlabel(r"scale $c$ ($h_n = c\,a_n$)")
+    style.legend_below(fig, ax_cost)
     return fig
 
 
-def _seed_lines(ax, difficulty, rows, labels, color: str) -> None:
-    """One thin line per seed (rows ``(S, D)``) and their mean, thick, against difficulty."""
+def _seed_lines(ax, difficulty, rows, labels) -> None:
+    """One thin line per seed (rows ``(S, D)``), each in its own shade of ACT's colour, and their mean,
+    thick, against difficulty."""
     levels = [int(d) for d in difficulty]
-    for row, label in zip(rows, labels):
-        ax.plot(levels, [float(v) for v in row], color=color, alpha=0.35, lw=1, marker=".", label=label)
-    ax.plot(levels, [float(v) for v in rows.mean(dim=0)], color=color, lw=2.5, marker="o", label="mean over seeds")
+    shades = style.seed_colors("act", len(labels))
+    for row, label, shade in zip(rows, labels, shades):
+        ax.plot(levels, [float(v) for v in row], color=shade, lw=1.2, marker=".", label=label)
+    if len(labels) > 1:
+        ax.plot(
+            levels,
+            [float(v) for v in rows.mean(dim=0)],
+            color=style.color("act"),
+            lw=3,
+            marker="o",
+            label=_seeds_label(len(labels)),
+        )
     ax.set_xlabel("difficulty (non-zero entries)")
     ax.set_xticks(levels)
 
 
+@style.book_figure
 def plot_seed_curves(curves, title: str, ponder_max: float | None = None, error_max: float | None = None) -> Figure:
-    """Mean ponder steps ``N(t)`` and error against difficulty: each seed thin, their mean thick.
+    """Mean ponder steps ``N(t)`` and error against difficulty: each seed thin, in its own shade, their mean thick.
 
     Args:
         curves: a :class:`ponderlib.experiments.act.SeedCurves` (``(S, D)`` rows).
-        title: what the runs are.
+        title: what the runs are (short: it spans :data:`~ponderlib.figures.style.MAX_WIDTH`).
         ponder_max, error_max: fixed upper limits of the two y axes (in steps and in %), so pages
             of a figure switcher compare at a glance; None: fitted to the data.
     """
-    color = style.color("act")
     labels = [
         f"seed {seed} (r undefined: constant N)" if undefined else f"seed {seed} (r = {r:+.2f})"
         for seed, r, undefined in zip(curves.seeds, curves.correlation.tolist(), curves.correlation.isnan().tolist())
     ]
-    fig, (ax_steps, ax_error) = plt.subplots(1, 2, figsize=(9.5, 3.4))
-    _seed_lines(ax_steps, curves.difficulty, curves.ponder_steps, labels, color)
+    fig, (ax_steps, ax_error) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
+    _seed_lines(ax_steps, curves.difficulty, curves.ponder_steps, labels)
     ax_steps.set_ylabel("mean ponder steps $N(t)$")
     ax_steps.set_ylim(0.9 if ponder_max is None else 0.0, ponder_max)
-    ax_steps.legend(fontsize=7)
-    _seed_lines(ax_error, curves.difficulty, 100.0 * curves.error, labels, color)
+    _seed_lines(ax_error, curves.difficulty, 100.0 * curves.error, labels)
     ax_error.set_ylabel("held-out error (%)")
     ax_error.set_ylim(0.0, error_max)
-    fig.suptitle(title, fontsize=11)
-    fig.tight_layout()
+    fig.suptitle(title)
+    style.legend_below(fig, ax_steps, ncol=2)
     return fig
 
 
+@style.book_figure
 def plot_ponder_during_training(groups) -> Figure:
-    """Mean ``N(t)`` against difficulty at several points of training: one row per group, one column per seed.
+    """Mean ``N(t)`` against difficulty at several points of training: one column per group, one row per seed.
 
     Args:
         groups: label -> list of :class:`ponderlib.experiments.act.TrackedRun` (one per seed, the same
-            seeds in every group); each run's snapshots give one line per training update, light
-            (early) to dark (late).
+            seeds in every group), at most two groups; each run's snapshots give one line per training
+            update, light (early) to dark (late).
+
+    Raises:
+        ValueError: more than two groups (two panels in a row at most).
     """
-    rows = list(groups.items())
-    columns = len(rows[0][1])
-    fig, axes = plt.subplots(len(rows), columns, figsize=(3.2 * columns, 2.7 * len(rows)), sharey=True, squeeze=False)
+    columns = list(groups.items())
+    if not 1 <= len(columns) <= 2:
+        raise ValueError(f"groups must hold one or two groups (one column each), got {len(columns)}")
+    rows = len(columns[0][1])
+    fig, axes = plt.subplots(
+        rows, len(columns), figsize=(style.MAX_WIDTH, 0.6 + 2.5 * rows), sharex=True, sharey=True, squeeze=False
+    )
     colormap = plt.get_cmap("Blues")
-    for i, (label, runs) in enumerate(rows):
-        for j, run in enumerate(runs):
+    for j, (label, runs) in enumerate(columns):
+        for i, run in enumerate(runs):
             ax = axes[i, j]
             updates = sorted(run.snapshots)
             for k, update in enumerate(updates):
                 evaluation = run.snapshots[update]
                 ax.plot(
-                    evaluation.difficulty.tolist(), evaluation.ponder_steps.tolist(), marker=".",
-                    color=colormap(0.3 + 0.7 * (k + 1) / len(updates)), label=f"{update} updates",
+                    evaluation.difficulty.tolist(),
+                    evaluation.ponder_steps.tolist(),
+                    marker=".",
+                    color=colormap(0.3 + 0.7 * (k + 1) / len(updates)),
+                    label=f"{update} updates",
                 )
             first, last = updates[0], updates[-1]
             ax.set_title(
-                f"{label}, seed {run.result.config.seed}: r {run.correlation_at(first):+.2f} -> {run.correlation_at(last):+.2f}",
-                fontsize=8.5,
+                f"{label}, seed {run.result.config.seed}\n"
+                f"r: {_signed(run.correlation_at(first))} → {_signed(run.correlation_at(last))}"
             )
-            ax.set_xlabel("difficulty (non-zero entries)")
-        axes[i, 0].set_ylabel("mean ponder steps $N(t)$")
-    axes[0, -1].legend(fontsize=7)
-    fig.suptitle("Ponder time against difficulty during training (r: first snapshot -> last)", fontsize=11)
-    fig.tight_layout()
+            style.integer_ticks(ax.xaxis)
+        axes[-1, j].set_xlabel("difficulty")
+    for i in range(rows):
+        axes[i, 0].set_ylabel("mean $N(t)$")
+    fig.suptitle("Ponder time against difficulty during training")
+    style.legend_below(fig, axes[0, 0], ncol=3)
     return fig
 
 
-def _tau_band(ax, taus, values, color: str) -> None:
-    """Each seed as a dot, the mean as a line and the min-max spread as a band, against ``tau``."""
-    for i, tau in enumerate(taus):
-        ax.scatter([tau] * values.shape[1], values[i].tolist(), color=color, s=12, alpha=0.5)
-    ax.plot(taus, values.mean(dim=1).tolist(), "o-", color=color, label="mean over seeds")
-    ax.fill_between(taus, values.min(dim=1).values.tolist(), values.max(dim=1).values.tolist(), color=color, alpha=0.15,
-                    label="spread (min to max)")
+def _tau_band(ax, taus, values, seeds: Sequence[int]) -> None:
+    """Each seed as a dot in its own shade, the mean as a line and the min-max spread as a band, against
+    ``tau``; ``values`` is ``(T, S)``, ``seeds`` the ``S`` seeds."""
+    color = style.color("act")
+    for j, (seed, shade) in enumerate(zip(seeds, style.seed_colors("act", len(seeds)))):
+        ax.scatter(taus, values[:, j].tolist(), color=shade, s=22, zorder=3, label=f"seed {seed}")
+    ax.plot(taus, values.mean(dim=1).tolist(), "-", color=color, lw=2, label=_seeds_label(len(seeds)))
+    ax.fill_between(
+        taus,
+        values.min(dim=1).values.tolist(),
+        values.max(dim=1).values.tolist(),
+        color=color,
+        alpha=0.15,
+        label="spread (min to max)",
+    )
+    _tau_axis(ax, taus)
+
+
+def _tau_axis(ax, taus) -> None:
+    """A log axis of ``tau`` with a tick at each value of the grid and no others."""
     ax.set_xscale("log")
-    ax.set_xlabel(r"time penalty $\tau$ (log scale)")
+    ax.set_xticks(list(taus), [f"{tau:g}" for tau in taus])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel(r"time penalty $\tau$")
 
 
+@style.book_figure
 def plot_tau_trade_off(grid) -> Figure:
     """Error and mean ponder time against ``tau`` over seeds, and held-out accuracy during training per ``tau``.
 
     Args:
         grid: a :class:`ponderlib.experiments.act.TauGrid` (``(T, S)`` runs, all compared after
             ``grid.updates`` training updates).
+
+    The learning curves across the width, two panels side by side under them (error, ponder time),
+    their legend under the figure.
     """
-    color = style.color("act")
-    fig, (ax_error, ax_steps, ax_curve) = plt.subplots(1, 3, figsize=(13.0, 3.5))
-    _tau_band(ax_error, grid.taus, 100.0 * grid.error, color)
+    fig, panels = plt.subplot_mosaic(
+        [["curve", "curve"], ["error", "steps"]], figsize=(style.MAX_WIDTH, 6.8), height_ratios=[0.9, 1.0]
+    )
+    ax_error, ax_steps, ax_curve = panels["error"], panels["steps"], panels["curve"]
+    seeds = [run.result.config.seed for run in grid.runs[0]]
+    _tau_band(ax_error, grid.taus, 100.0 * grid.error, seeds)
     ax_error.set_ylabel("held-out error (%)")
     ax_error.set_ylim(bottom=0)
-    ax_error.legend(fontsize=7)
-    _tau_band(ax_steps, grid.taus, grid.ponder_steps, color)
+    _tau_band(ax_steps, grid.taus, grid.ponder_steps, seeds)
     ax_steps.set_ylabel("mean ponder steps $N(t)$")
     ax_steps.set_ylim(bottom=0)
     colormap = plt.get_cmap("viridis")
@@ -201,16 +297,30 @@ def plot_tau_trade_off(grid) -> Figure:
         histories = [run.result.history for run in row]
         kept = [k for k, update in enumerate(histories[0].update) if update <= grid.updates]
         mean = [sum(h.metrics["accuracy"][k] for h in histories) / len(histories) for k in kept]
-        ax_curve.plot([histories[0].update[k] for k in kept], mean, color=colormap(i / max(1, len(grid.taus) - 1)),
-                      label=rf"$\tau$ = {tau:g}")
+        ax_curve.plot(
+            [histories[0].update[k] for k in kept],
+            mean,
+            color=colormap(0.9 * i / max(1, len(grid.taus) - 1)),
+            lw=2,
+            label=rf"$\tau$ = {tau:g}",
+        )
     ax_curve.set_xlabel("training updates")
-    ax_curve.set_ylabel("held-out accuracy (mean over seeds)")
-    ax_curve.legend(fontsize=7)
-    fig.suptitle(rf"ACT on parity: the time penalty $\tau$ after {grid.updates} training updates per run", fontsize=11)
-    fig.tight_layout()
+    ax_curve.set_ylabel(f"held-out accuracy\n({_seeds_label(len(seeds))})")
+    style.integer_ticks(ax_curve.xaxis)
+    ax_curve.legend(
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        ncol=len(grid.taus),
+        frameon=False,
+        handlelength=1.2,
+        columnspacing=1.0,
+    )
+    fig.suptitle(rf"ACT on parity: the time penalty $\tau$, {grid.updates} updates per run")
+    style.legend_below(fig, ax_error, ncol=3)
     return fig
 
 
+@style.book_figure
 def plot_sequence_ponder(steps, difficulty, correct=None, title: str | None = None) -> Figure:
     """ACT in an RNN: ``N(t)`` per sample (rows) and time step (columns), each cell labelled with ``N`` and the difficulty.
 
@@ -218,23 +328,43 @@ def plot_sequence_ponder(steps, difficulty, correct=None, title: str | None = No
         steps: ``N(t)``, shape ``(B, T)``.
         difficulty: non-zero entries of each input, shape ``(B, T)``.
         correct: optional ``(B, T)`` bool; wrong predictions are marked with a cross.
+        title: the title (default: what the cells show).
     """
     steps_rows = [[int(n) for n in row] for row in steps.tolist()]
     difficulty_rows = difficulty.tolist()
     rows, columns = len(steps_rows), len(steps_rows[0])
-    fig, ax = plt.subplots(figsize=(1.5 + 1.0 * columns, 0.8 + 0.32 * rows))
+    fig, ax = plt.subplots(figsize=(min(style.MAX_WIDTH, 1.6 + 0.95 * columns), 1.3 + 0.34 * rows))
     image = ax.imshow(steps_rows, cmap="Blues", aspect="auto", vmin=0)
     for b in range(rows):
         for t in range(columns):
             shade = "white" if steps_rows[b][t] > 0.6 * image.norm.vmax else "black"
             mark = "" if correct is None or bool(correct[b][t]) else " ✗"
-            label = f"N={steps_rows[b][t]}, d={difficulty_rows[b][t]}{mark}"
-            ax.text(t, b, label, ha="center", va="center", fontsize=6.5, color=shade)
-    fig.colorbar(image, ax=ax, label="ponder steps $N(t)$")
+            ax.text(
+                t, b, f"N={steps_rows[b][t]} d={difficulty_rows[b][t]}{mark}", ha="center", va="center", color=shade
+            )
+    fig.colorbar(image, ax=ax, label="ponder steps $N(t)$", fraction=0.04, pad=0.02)
     ax.set_xticks(range(columns), [str(t + 1) for t in range(columns)])
     ax.set_yticks(range(rows))
     ax.set_xlabel("time step t")
     ax.set_ylabel("sample")
-    ax.set_title(title or "ACT inside an RNN: ponder steps N per time step (d: non-zero entries)", fontsize=10)
-    fig.tight_layout()
+    ax.set_title(title or "ACT in an RNN: $N(t)$, d = difficulty")
     return fig
+
+
+def tau_pages(grid, updates: int | None = None) -> dict[str, Figure]:
+    """One :func:`plot_seed_curves` figure per ``tau`` of ``grid`` (label ``f"{tau:g}"``), all with the
+    same y limits, for :func:`ponderlib.figures.widgets.figure_switcher`.
+
+    Args:
+        grid: a :class:`ponderlib.experiments.act.TauGrid`.
+        updates: the budget named in the titles (default ``grid.updates``).
+    """
+    curves = {tau: grid.curves(i) for i, tau in enumerate(grid.taus)}
+    ponder_max = 1.1 * max(c.ponder_steps.max().item() for c in curves.values())
+    error_max = 105.0 * max(c.error.max().item() for c in curves.values())
+    return {
+        f"{tau:g}": plot_seed_curves(
+            c, rf"$\tau$ = {tau:g}: after {updates or grid.updates} updates", ponder_max=ponder_max, error_max=error_max
+        )
+        for tau, c in curves.items()
+    }

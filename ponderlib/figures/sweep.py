@@ -1,5 +1,6 @@
-"""The figure of a sweep: one metric against one grid field, each seed a point and the mean over seeds
-a line, one colour per method (:mod:`ponderlib.figures.style`, the same in every chapter).
+"""The figure of a sweep: one metric against one grid field, each seed a point (a shade of its method's
+colour) and the mean over seeds a line, one colour per method (:mod:`ponderlib.figures.style`, the same
+in every chapter), drawn in the book's style (:func:`~ponderlib.figures.style.book_figure`).
 
 It reads the records of a results file (:func:`ponderlib.sweep.load_results`, or a
 :class:`~ponderlib.sweep.SweepReport`'s ``records``).
@@ -13,6 +14,7 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter, NullLocator
 
 from ponderlib.figures import style
 from ponderlib.sweep import run_metrics
@@ -53,19 +55,27 @@ def method_of(record: Mapping[str, Any]) -> str:
     return TASK_METHODS[record["task"]]
 
 
+@style.book_figure
 def plot_sweep(
-    records: Sequence[Mapping[str, Any]], x: str, metric: str, where: Mapping[str, Any] | None = None, title: str | None = None
+    records: Sequence[Mapping[str, Any]],
+    x: str,
+    metric: str,
+    where: Mapping[str, Any] | None = None,
+    title: str | None = None,
 ) -> Figure:
-    """``metric`` against the config field ``x``: every seed as a dot, the mean over seeds as a line,
-    one colour per method.
+    """``metric`` against the config field ``x``: every seed as a dot (one shade of the method's colour per
+    seed), the mean over seeds as a line, one colour per method; the legend under the axes.
 
     Args:
         records: a sweep's records (one per run).
         x: the config field on the horizontal axis (a grid field: ``"tau"``, ``"lambda_p"``); the axis
-            is logarithmic when its values are positive and span two decades or more.
+            is logarithmic when its values are positive and span two decades or more. Eight values or
+            fewer each get a tick (and no other ticks); more, ticks at whole numbers when the values are.
         metric: a metric of :func:`ponderlib.sweep.run_metrics` (``"final_accuracy"``,
             ``"mean_ponder_steps"``, ``"exact_match_by_length.20"``).
         where: ``{field: value}`` the runs' configs must match (to pick one value of a third grid field).
+        title: the title (short: the figure is :data:`~ponderlib.figures.style.MAX_WIDTH` wide); default
+            the metric, the field and the number of seeds.
 
     Raises ``ValueError`` when no run matches, the runs lack ``x`` or ``metric``, or the runs left differ in
     a grid field other than ``x`` and the method (pick one value with ``where``).
@@ -87,28 +97,53 @@ def plot_sweep(
                 f"the runs differ in {field!r} ({', '.join(sorted(values))}) besides x={x!r}: pick one with where={{{field!r}: ...}}"
             )
 
-    by_method: dict[str, dict[float, list[float]]] = {}
+    by_method: dict[str, dict[float, list[tuple[int, float]]]] = {}
     for record in chosen:
         value = run_metrics(record["summary"]).get(metric)
         if value is not None:  # seconds_to_target exists only where the target was reached
-            by_method.setdefault(method_of(record), {}).setdefault(record["config"][x], []).append(value)
+            by_method.setdefault(method_of(record), {}).setdefault(record["config"][x], []).append(
+                (record["seed"], value)
+            )
 
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 3.9))
     n_seeds = 0
     for method, by_x in by_method.items():
-        color = style.color(method)
+        seeds = sorted({seed for runs in by_x.values() for seed, _ in runs})
+        shade = dict(zip(seeds, style.seed_colors(method, len(seeds))))
         xs = sorted(by_x)
-        seed_xs = [v for v in xs for _ in by_x[v]]
-        seed_ys = [y for v in xs for y in by_x[v]]
-        ax.scatter(seed_xs, seed_ys, s=14, color=color, alpha=0.45, linewidths=0)
-        ax.plot(xs, [sum(by_x[v]) / len(by_x[v]) for v in xs], "o-", color=color, ms=4, label=f"{style.label(method)}: mean over seeds")
-        n_seeds = max(n_seeds, *(len(ys) for ys in by_x.values()))
-    xs_all = [record["config"][x] for record in chosen]
-    if all(isinstance(v, (int, float)) and v > 0 for v in xs_all) and max(xs_all) >= 100 * min(xs_all):
+        points = [(v, seed, y) for v in xs for seed, y in by_x[v]]
+        ax.scatter(
+            [v for v, _, _ in points],
+            [y for _, _, y in points],
+            s=16,
+            c=[shade[seed] for _, seed, _ in points],
+            alpha=0.7,
+            linewidths=0,
+        )
+        per_x = max(len(runs) for runs in by_x.values())
+        label = "one seed" if per_x == 1 else f"each seed (dots), mean of {per_x} seeds (line)"
+        ax.plot(
+            xs,
+            [sum(y for _, y in by_x[v]) / len(by_x[v]) for v in xs],
+            "o-",
+            color=style.color(method),
+            ms=5,
+            label=f"{style.label(method)}: {label}",
+        )
+        n_seeds = max(n_seeds, per_x)
+    xs_all = sorted({record["config"][x] for record in chosen})
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs_all)
+    if numeric and min(xs_all) > 0 and max(xs_all) >= 100 * min(xs_all):
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    if numeric and len(xs_all) <= 8:
+        ax.set_xticks(xs_all, [f"{v:g}" for v in xs_all])
+        ax.xaxis.set_minor_locator(NullLocator())
+    elif numeric and all(float(v).is_integer() for v in xs_all):
+        style.integer_ticks(ax.xaxis)
     ax.set_xlabel(AXIS_LABELS.get(x, x))
     ax.set_ylabel(AXIS_LABELS.get(metric, metric))
-    ax.set_title(title or f"{metric} against {x}, {n_seeds} seeds: each seed (dot) and their mean (line)", fontsize=10)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    seeds_text = "one seed" if n_seeds == 1 else f"{n_seeds} seeds"
+    ax.set_title(title or f"{metric} against {x}, {seeds_text}")
+    style.legend_below(fig, ax, ncol=1)
     return fig
