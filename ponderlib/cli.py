@@ -1,4 +1,4 @@
-"""``python -m ponderlib``: train from a terminal and get one JSON object back::
+r"""``python -m ponderlib``: train from a terminal and get one JSON object back::
 
     python -m ponderlib train parity --method pondernet --n-elems 8 \
         --target-accuracy 0.99 --json

@@ -409,7 +409,7 @@ def _visible_code_problems(page) -> list[str]:
     """No visible code cell asserts: checks run out of the reader's way (remove-cell, remove-input)."""
     asserts = page.evaluate(
         """() => [...document.querySelectorAll("article .cell_input pre, article div.highlight pre")]
-            .filter((node) => node.getClientRects().length > 0 && node.offsetParent !== null)
+            .filter((node) => node.checkVisibility({ contentVisibilityAuto: true }))
             .filter((node) => /^\\s*assert\\b/m.test(node.textContent))
             .map((node) => node.textContent.match(/^\\s*assert\\b.*$/m)[0].trim().slice(0, 100))"""
     )
@@ -458,7 +458,8 @@ def _width_problems(page, width: int) -> list[str]:
             const boxes = [...article.querySelectorAll("div.math, pre")]
                 .map((node) => node.querySelector(":scope > mjx-container") || node);
             for (const node of boxes) {
-                if (node.getClientRects().length === 0 || node.offsetParent === null) continue;
+                // Shown to the reader: not inside a closed toggle (<details>) nor hidden by the theme.
+                if (!node.checkVisibility({ contentVisibilityAuto: true })) continue;
                 const overflow = getComputedStyle(node).overflowX;
                 const wider = node.scrollWidth > node.clientWidth + 1;
                 const what = node.tagName === "PRE" ? "a code block" : "an equation";

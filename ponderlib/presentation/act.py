@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import torch
 
 from ponderlib.experiments.act import SeedCurves, TrackedRun, history_value
-from ponderlib.presentation.tables import markdown_table
+from ponderlib.presentation.tables import markdown_table, verdict
 from ponderlib.sweep.evidence import Rate
 
 
@@ -322,18 +322,6 @@ def sequence_run(evaluations, curves: SeedCurves) -> str:
         f"{_signed_list(curves.correlation.tolist())}. They ponder {min(mean_steps):.2f} to "
         f"{max(mean_steps):.2f} steps per time step."
     )
-
-
-def verdict(rate: Rate) -> str:
-    """A claim of the paper against its rate over the evidence's seeds: reproduced (every seed), not
-    reproduced (a quarter of the seeds or fewer), or mixed.
-
-    >>> verdict(Rate(20, 20)), verdict(Rate(5, 20)), verdict(Rate(13, 20))
-    ('reproduced in every seed (20 of 20 seeds)', 'not reproduced (5 of 20 seeds)', 'mixed: 13 of 20 seeds')
-    """
-    if rate.holds == rate.runs:
-        return f"reproduced in every seed ({rate})"
-    return f"not reproduced ({rate})" if rate.holds <= rate.runs // 4 else f"mixed: {rate}"
 
 
 def paper_table(
