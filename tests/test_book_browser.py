@@ -477,8 +477,16 @@ def _width_problems(page, width: int) -> list[str]:
                     }
                 }
             }
-            if (document.documentElement.scrollWidth > window.innerWidth + 1)
-                problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px wide in a ${window.innerWidth} px window)`);
+            // (A phone widens its layout to the content, so innerWidth grows with it: compare with the
+            // root's clientWidth, the screen's width.)
+            const root = document.documentElement;
+            if (root.scrollWidth > root.clientWidth + 1) {
+                const wide = [...article.querySelectorAll("*")]
+                    .find((node) => node.getBoundingClientRect().right > root.clientWidth + 1
+                                    && !node.closest("pre, mjx-container"));
+                problems.push(`the page scrolls sideways (${root.scrollWidth} px wide on a ${root.clientWidth} px screen)`
+                              + (wide ? `: ${wide.tagName.toLowerCase()} ${label(wide)}` : ""));
+            }
             return problems;
         }""",
         [width < 600],
