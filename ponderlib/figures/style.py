@@ -52,10 +52,11 @@ def label(method: str) -> str:
 
 
 # The figures' type and size. A figure is drawn at DPI and shown at most as wide as the book's column
-# (about 690 px on a desktop, 358 px on a phone at 390 px), shrunk when it is wider. Text that is
-# FONT_SIZE points high on a figure MAX_WIDTH inches wide stays at about 9 px on a phone:
-# 11 pt * 358 px / (6.2 in * 72 pt/in) = 8.8 px. So a figure is at most MAX_WIDTH wide (two panels in a
-# row at most) and no text in it is smaller than FONT_SIZE.
+# (about 690 px on a desktop; on a phone the page gives it the screen's whole width, 390 px on most),
+# shrunk when it is wider. Text that is FONT_SIZE points high on a figure MAX_WIDTH inches wide stays at
+# about 9 px or more on a phone: 11 pt * 390 px / (6.2 in * 72 pt/in) = 9.6 px (the browser test
+# measures it). So a figure is at most MAX_WIDTH wide (two panels in a row at most) and no text in it is
+# smaller than FONT_SIZE.
 DPI = 100
 """Dots per inch of every figure the library draws (the PNG a page shows)."""
 
