@@ -29,6 +29,8 @@ from urllib.parse import urldefrag, urljoin, urlparse
 import pytest
 import yaml
 
+from ponderlib.figures import style
+
 pytestmark = pytest.mark.slow  # builds the book and drives Chromium: `make test` runs it, `make test-fast` does not
 
 try:
@@ -378,14 +380,6 @@ RAW_TABLE = re.compile(r"\|\s*:?-{3,}:?\s*\|")
 RAW_MATH = re.compile(r"(?<![\w$\\])\$[^\s$][^$\n]{0,80}?(?<!\s)\$(?![\w$])")
 
 
-def _figure_style() -> tuple[float, float]:
-    """The figures' smallest text (points) and dpi, from ponderlib.figures.style, read without importing
-    matplotlib."""
-    source = (ROOT / "ponderlib" / "figures" / "style.py").read_text(encoding="utf-8")
-    values = {name: float(re.search(rf"^{name} = ([0-9.]+)", source, re.M).group(1)) for name in ("FONT_SIZE", "DPI")}
-    return values["FONT_SIZE"], values["DPI"]
-
-
 def _reader_text_problems(page) -> list[str]:
     """Generated tables and formulas rendered: no Markdown table rule or $...$ in the page's prose."""
     text = page.evaluate(
@@ -419,7 +413,6 @@ def _visible_code_problems(page) -> list[str]:
 def _figure_problems(page) -> list[str]:
     """Every figure has a numbered caption and alt text, and its smallest text is about 9 px or more as
     displayed (the library draws FONT_SIZE-point text at DPI; the page may shrink the image)."""
-    font_points, dpi = _figure_style()
     found = page.evaluate(
         """([fontPx]) => {
             const problems = [];
@@ -441,7 +434,7 @@ def _figure_problems(page) -> list[str]:
             }
             return problems;
         }""",
-        [font_points * dpi / 72],
+        [style.FONT_SIZE * style.DPI / 72],
     )
     return sorted(set(found))
 

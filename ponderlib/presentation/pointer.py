@@ -15,7 +15,7 @@ from typing import Any
 
 from ponderlib.experiments.pointer import mean_and_half_range
 from ponderlib.figures import style
-from ponderlib.presentation.tables import markdown_table, verdict
+from ponderlib.presentation.tables import markdown_table, number_word, verdict
 from ponderlib.sweep.evidence import Rate
 
 HULL_METRICS = ("accuracy", "area_coverage", "invalid")
@@ -108,12 +108,8 @@ def beam_sentence(beam_scores: Mapping[int, Mapping[int, float]], width: int = 4
         )
     return (
         f"In this run, beam width {width} {effect}. Beam search is not part of the evidence, so this is a "
-        f"statement about these {_count(len(changes))} runs, not a claim about the setting."
+        f"statement about these {number_word(len(changes))} runs, not a claim about the setting."
     )
-
-
-def _count(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
 
 
 def decoder_table(comparison: Mapping[str, Mapping[int, Any]]) -> str:

@@ -59,6 +59,16 @@ def verdict(rate) -> str:
     return f"not reproduced ({rate})" if rate.holds <= rate.runs // 4 else f"mixed: {rate}"
 
 
+def number_word(n: int) -> str:
+    """``n`` in words up to ten, in digits above: "three seeds", "20 seeds".
+
+    >>> number_word(3), number_word(12)
+    ('three', '12')
+    """
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
 def show(markdown: str) -> Markdown:
     """``markdown`` as a displayable object (a notebook shows it rendered, the book parses it as MyST)."""
     return Markdown(markdown)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ponderlib.experiments.transformer import mean_steps_by_depth
 from ponderlib.figures import style
-from ponderlib.presentation.tables import markdown_table, verdict
+from ponderlib.presentation.tables import markdown_table, number_word, verdict
 from ponderlib.sweep.evidence import Evidence, Rate
 from ponderlib.tasks.chains import ChainsEvaluation
 
@@ -59,12 +59,6 @@ def test_sets(config: Any) -> dict[str, str]:
         f"len <= {config.test_max_len}, depth <= {config.max_depth}": "longer",
         f"len <= {config.test_max_len}, depth <= {config.test_max_depth}": "deeper",
     }
-
-
-def _count(n: int) -> str:
-    """``n`` in words up to ten (``"three"``), in digits above."""
-    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-    return words[n] if 0 <= n < len(words) else str(n)
 
 
 def _config(evidence: Evidence) -> dict:
@@ -123,7 +117,7 @@ def live_paragraph(runs: Runs) -> str:
     correlations = [e.depth_correlation for e in act]
     return (
         f"In this run, ACT reaches {_range([e.accuracy for e in act], 3)} accuracy over the "
-        f"{_count(len(act))} seeds, the fixed depth {_range([e.accuracy for e in fixed], 3)}, and ACT's ponder steps "
+        f"{number_word(len(act))} seeds, the fixed depth {_range([e.accuracy for e in fixed], 3)}, and ACT's ponder steps "
         f"follow the required depth with Pearson **r = {_range(correlations, 2)}** (mean {_mean(correlations):.2f}). "
         f"PonderNet's sampled halting steps give r = {_range([e.depth_correlation for e in pondernet], 2)}: "
         "sampling adds noise to every single halting step, even when the distribution behind it moves with the depth."
