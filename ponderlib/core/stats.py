@@ -1,4 +1,4 @@
-"""Small numerical helpers the engine and the tasks share: a correlation and rounding for JSON."""
+"""Small numerical helpers the engine and the tasks share: correlations and rounding for JSON."""
 
 from __future__ import annotations
 
@@ -14,6 +14,32 @@ def pearson_correlation(x: torch.Tensor, y: torch.Tensor) -> float:
     x, y = x.double() - x.double().mean(), y.double() - y.double().mean()
     denominator = (x.square().sum() * y.square().sum()).sqrt()
     return float("nan") if denominator == 0 else (x * y).sum().div(denominator).item()
+
+
+def within_group_correlation(x: torch.Tensor, y: torch.Tensor, groups: torch.Tensor) -> float:
+    """Pearson's ``r`` between ``x`` and ``y`` after removing each group's mean from both.
+
+    The partial correlation of ``x`` and ``y`` given a categorical variable ``groups`` (for example a
+    position in a sequence): only the variation *within* each group counts, so a correlation that
+    comes from both depending on the group vanishes. Groups of one element contribute nothing. NaN
+    when nothing varies within any group.
+
+    Args:
+        x, y: 1-d tensors of one length ``n >= 2``.
+        groups: 1-d integer tensor of length ``n``, the group of each element (any non-negative ids).
+    """
+    if groups.dim() != 1 or groups.shape != x.shape or groups.dtype.is_floating_point or groups.dtype == torch.bool:
+        raise ValueError(f"groups must be a 1-d integer tensor shaped like x {tuple(x.shape)}, got {groups.dtype} {tuple(groups.shape)}")
+    if bool((groups < 0).any()):
+        raise ValueError("groups must be non-negative group ids")
+    size = int(groups.max()) + 1 if groups.numel() else 0
+    counts = torch.zeros(size, dtype=torch.float64, device=x.device).index_add_(0, groups, torch.ones_like(x, dtype=torch.float64))
+
+    def centred(v: torch.Tensor) -> torch.Tensor:
+        sums = torch.zeros(size, dtype=torch.float64, device=v.device).index_add_(0, groups, v.double())
+        return v.double() - (sums / counts.clamp(min=1))[groups]
+
+    return pearson_correlation(centred(x), centred(y))
 
 
 def round_or_none(value: float | None) -> float | None:

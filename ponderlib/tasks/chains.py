@@ -13,7 +13,11 @@ right of ``=`` to the position that assigns it), so ``d_i`` is the number of app
 block a position needs if it follows its chain hop by hop (fewer, about ``log2 d_i``, if it learns to
 jump along chains, as pointer doubling does); either way more hops need more ponder steps.
 
-Names are drawn afresh for every sequence from ``n_names`` symbols, so a model cannot memorise
+Written in the order they are drawn (``order="topological"``), every assignment comes after the one it
+reads, so a position's required depth is at most its index: depth and position are confounded.
+``order="shuffled"`` writes each program's assignments in a random order instead (the program means
+the same: a name is looked up wherever it is assigned), so the required depth no longer depends on the
+position. Names are drawn afresh for every sequence from ``n_names`` symbols, so a model cannot memorise
 values; sequences of different lengths share a batch with padding. This module owns the data, the
 models (:class:`ChainsModel`: embedding, a :class:`~ponderlib.mechanisms.universal_transformer.UniversalTransformer`,
 a linear read-out), the loss of each halting method, the metrics, :class:`ChainsConfig` and
@@ -28,7 +32,7 @@ import torch
 from torch import nn
 
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
-from ponderlib.core.stats import pearson_correlation, round_or_none
+from ponderlib.core.stats import pearson_correlation, round_or_none, within_group_correlation
 from ponderlib.core.validation import (
     check_choice,
     check_int,
@@ -41,6 +45,11 @@ from ponderlib.mechanisms.universal_transformer import METHODS, UniversalTransfo
 
 DEFAULT_LR = 3e-3
 """Adam's learning rate when :class:`ChainsConfig` leaves ``lr`` unset."""
+
+ORDERS = ("topological", "shuffled")
+"""How a program's assignments are written: each after the one it reads (``"topological"``; a
+position's depth is at most its index), or in a random order (``"shuffled"``; depth independent of
+position)."""
 
 
 @dataclass
@@ -77,24 +86,29 @@ def chains_batch(
     max_depth: int,
     n_names: int,
     generator: torch.Generator | None = None,
+    order: str = "topological",
 ) -> ChainsBatch:
     """Draw ``batch_size`` programs of ``min_len`` to ``max_len`` assignments.
 
     Every position draws a wanted depth uniformly in ``0..max_depth``: 0 (and the first position)
     makes it a root with a random bit; otherwise it points to a random earlier position of depth
     one less, or of the greatest depth so far if none is that deep, negated with probability one
-    half. Loops run over positions,
+    half. ``order`` (one of :data:`ORDERS`): ``"topological"`` keeps that order, so position ``i``
+    has a depth of at most ``i``; ``"shuffled"`` then permutes each program's assignments uniformly
+    at random, so the depth distribution is the same at every position. Loops run over positions,
     never over the batch.
     """
     check_sizes(batch_size=batch_size, min_len=min_len)
     check_int("max_len", max_len, minimum=min_len)
     check_int("max_depth", max_depth, minimum=0)
     check_int("n_names", n_names, minimum=max_len)
-    return _draw_chains(batch_size, min_len, max_len, max_depth, n_names, generator)
+    check_choice("order", order, ORDERS)
+    return _draw_chains(batch_size, min_len, max_len, max_depth, n_names, generator, order)
 
 
 def _draw_chains(
-    batch_size: int, min_len: int, max_len: int, max_depth: int, n_names: int, generator: torch.Generator | None
+    batch_size: int, min_len: int, max_len: int, max_depth: int, n_names: int, generator: torch.Generator | None,
+    order: str = "topological",
 ) -> ChainsBatch:
     """:func:`chains_batch` without its checks, for a training loop whose config was validated once."""
     device = generator.device if generator is not None else torch.device("cpu")
@@ -121,10 +135,17 @@ def _draw_chains(
         targets[:, i] = torch.where(linked, targets[rows, parent] ^ negated[:, i].long(), bits[:, i])
         sources[:, i] = torch.where(linked, names[rows, parent], n_names + bits[:, i])
     padding_mask = torch.arange(max_len, device=device).unsqueeze(0) >= lengths.unsqueeze(1)  # (B, T)
+    fields = (names, sources, negated & (depth > 0), targets, depth)
+    if order == "shuffled":
+        # a uniform permutation of each program's real positions; padding keys sort last and stay put
+        keys = torch.rand(batch_size, max_len, generator=generator, device=device).masked_fill(padding_mask, 2.0)
+        permutation = keys.argsort(dim=1)  # (B, T)
+        fields = tuple(field.gather(1, permutation) for field in fields)
+    names, sources, negated, targets, depth = fields
     return ChainsBatch(
         names=names,
         sources=sources,
-        negated=negated & (depth > 0),
+        negated=negated,
         targets=targets,
         depth=torch.where(padding_mask, 0, depth),
         padding_mask=padding_mask,
@@ -211,6 +232,9 @@ class ChainsEvaluation:
             either is constant).
         attention: attention weights at each position's last ponder step ``(B, T, T)``.
         padding_mask: ``(B, T)``.
+        expected_steps: ``sum_n n p^n_i``, the ponder steps each position's halting distribution
+            expects, ``(B, T)`` float (0 at padding): for PonderNet the mean of the steps its sampled
+            halting runs; for ACT ``sum_n n p^n_i``, close to ``N_i``; for the fixed depth its depth.
     """
 
     accuracy: float
@@ -220,6 +244,48 @@ class ChainsEvaluation:
     depth_correlation: float
     attention: torch.Tensor
     padding_mask: torch.Tensor
+    expected_steps: torch.Tensor | None = None
+
+    @property
+    def positions(self) -> torch.Tensor:
+        """Each position's index in its program, ``(B, T)`` int64."""
+        return torch.arange(self.depth.shape[1], device=self.depth.device).expand_as(self.depth)
+
+    def correlations(self) -> dict[str, float]:
+        """Over real positions, Pearson's ``r`` of:
+
+        - ``"depth"``: ponder steps with required depth (:attr:`depth_correlation`);
+        - ``"depth_given_position"``: the same, within each position (:func:`within_group_correlation`,
+          position as the group): what is left when the position cannot explain it;
+        - ``"position"``: ponder steps with the position's index;
+        - ``"depth_position"``: required depth with the position's index, a property of the data
+          (positive for topological order, about 0 when shuffled);
+        - ``"expected_depth"``: :attr:`expected_steps` with required depth (NaN without them).
+
+        NaN where a quantity is constant."""
+        real = ~self.padding_mask
+        steps, depth, position = self.ponder_steps[real].float(), self.depth[real].float(), self.positions[real]
+        expected = float("nan")
+        if self.expected_steps is not None:
+            expected = pearson_correlation(self.expected_steps[real], depth)
+        return {
+            "depth": self.depth_correlation,
+            "depth_given_position": within_group_correlation(steps, depth, position),
+            "position": pearson_correlation(steps, position.float()),
+            "depth_position": pearson_correlation(depth, position.float()),
+            "expected_depth": expected,
+        }
+
+    def steps_histogram(self) -> dict[int, list[int]]:
+        """Required depth -> how many real positions of that depth ran 1, 2, ..., ``M`` ponder steps
+        (``M``: the most any position ran), the distribution behind :meth:`by_depth`'s mean."""
+        real = ~self.padding_mask
+        most = int(self.ponder_steps[real].max())
+        table = {}
+        for d in sorted(set(self.depth[real].tolist())):
+            steps = self.ponder_steps[real & (self.depth == d)]
+            table[d] = torch.bincount(steps - 1, minlength=most).tolist()
+        return table
 
     @property
     def mean_ponder_steps(self) -> float:
@@ -262,6 +328,10 @@ def evaluate_chains(
     logits, out = model(batch, rule, generator)
     real = ~batch.padding_mask
     correct = (logits.argmax(dim=2) == batch.targets) & real
+    # p^n_i: PonderNet's sampled pass keeps only the step it halted at, so its whole distribution comes
+    # from the training pass, which runs every step
+    probs = model(batch)[1].halting_probs if model.encoder.method == "pondernet" else out.halting_probs  # (B, T, n)
+    steps = torch.arange(1, probs.shape[2] + 1, device=probs.device, dtype=probs.dtype)
     return ChainsEvaluation(
         accuracy=(correct.sum() / real.sum()).item(),
         correct=correct,
@@ -270,6 +340,7 @@ def evaluate_chains(
         depth_correlation=pearson_correlation(out.ponder_steps[real].float(), batch.depth[real].float()),
         attention=out.attention,
         padding_mask=batch.padding_mask,
+        expected_steps=torch.where(real, (probs * steps).sum(dim=2), 0.0),
     )
 
 
@@ -295,6 +366,7 @@ class ChainsConfig(TrainConfig):
     min_len: int = option(4, "fewest assignments in a training program")
     max_len: int = option(10, "most assignments in a training program")
     max_depth: int = option(4, "longest chain of hops to a root in training programs")
+    order: str = option("topological", "assignments after the one they read, or shuffled (depth independent of position)", choices=ORDERS)
     tau: float = option(0.01, "ACT's time penalty, >= 0")
     eps: float = option(0.01, "ACT's halting slack, in [0, 1)")
     lambda_p: float = option(0.3, "PonderNet's geometric prior parameter, in (0, 1]")
@@ -311,7 +383,12 @@ class ChainsConfig(TrainConfig):
 
     def validate(self) -> None:
         check_choice("method", self.method, METHODS)
+        check_choice("order", self.order, ORDERS)
         check_sizes(d_model=self.d_model, heads=self.heads, d_transition=self.d_transition, max_ponder_steps=self.max_ponder_steps)
+        if self.d_model % 2:
+            raise ValueError(f"d_model must be even (the embedding splits it in two halves), got {self.d_model}")
+        if self.d_model % self.heads:
+            raise ValueError(f"heads must divide d_model = {self.d_model}, got heads = {self.heads}")
         check_sizes(min_len=self.min_len)
         check_int("max_len", self.max_len, minimum=self.min_len)
         check_int("n_names", self.n_names, minimum=self.max_len)
@@ -338,10 +415,10 @@ class ChainsConfig(TrainConfig):
 
         With neither override (a training update of a validated run) nothing is re-checked."""
         if max_len is None and max_depth is None:
-            return _draw_chains(batch_size, self.min_len, self.max_len, self.max_depth, self.n_names, generator)
+            return _draw_chains(batch_size, self.min_len, self.max_len, self.max_depth, self.n_names, generator, self.order)
         return chains_batch(
             batch_size, self.min_len, max_len or self.max_len,
-            self.max_depth if max_depth is None else max_depth, self.n_names, generator,
+            self.max_depth if max_depth is None else max_depth, self.n_names, generator, self.order,
         )
 
 
@@ -366,14 +443,20 @@ class ChainsResult(PonderingResult):
             return metrics
         trained, deeper = self.tests["trained"], self.tests["deeper"]
         by_depth = trained.by_depth()
+        correlations = trained.correlations()
         unseen_accuracy, unseen_steps, unseen_positions = deeper.at_depths(self.config.max_depth + 1)
         return {
             **metrics,
             "test_accuracy": round_or_none(trained.accuracy),
             "test_ponder_steps": round_or_none(trained.mean_ponder_steps),
             "test_depth_correlation": round_or_none(trained.depth_correlation),
+            "test_depth_correlation_given_position": round_or_none(correlations["depth_given_position"]),
+            "test_position_correlation": round_or_none(correlations["position"]),
+            "test_depth_position_correlation": round_or_none(correlations["depth_position"]),
+            "test_expected_depth_correlation": round_or_none(correlations["expected_depth"]),
             "accuracy_by_depth": {str(d): round_or_none(row[0]) for d, row in by_depth.items()},
             "ponder_steps_by_depth": {str(d): round_or_none(row[1]) for d, row in by_depth.items()},
+            "ponder_steps_histogram_by_depth": {str(d): counts for d, counts in trained.steps_histogram().items()},
             "longer_accuracy": round_or_none(self.tests["longer"].accuracy),
             "deeper_accuracy": round_or_none(deeper.accuracy),
             "unseen_depth_accuracy": round_or_none(unseen_accuracy) if unseen_positions else None,
