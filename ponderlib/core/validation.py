@@ -1,7 +1,18 @@
 """Argument checks shared by the whole library.
 
 Every public function validates what a reader is likely to get wrong and raises ``ValueError``
-naming the parameter, the value given and the range allowed.
+naming the parameter, the value given and the range allowed (``TypeError`` for a value of the wrong
+type), in one line.
+
+Two kinds, by how often they run:
+
+- ``check_*``: the settings of a run (sizes, rates, choices), checked once when a config, a model or a
+  loss is built, never per training update (``tests/test_hot_path.py`` counts them), and the
+  arguments of the functions a reader calls by hand (:func:`check_rank`, :func:`check_probability_tensor`);
+- ``ensure_*``: the tensors that flow through every training update (a step function's ``lambda_n``,
+  a loss's inputs), cheap enough for the hot path: an ``isinstance``, or one vectorised reduction
+  and so at most one synchronisation with a GPU per call, the value that failed looked up only to
+  write the error.
 """
 
 from __future__ import annotations
@@ -12,9 +23,9 @@ import torch
 
 
 def check_rank(name: str, tensor: torch.Tensor, rank: int, shape_doc: str) -> None:
-    """Raise unless ``tensor`` is a non-empty tensor of the given rank (``shape_doc`` e.g. ``"(B, N)"``)."""
-    if not isinstance(tensor, torch.Tensor):
-        raise ValueError(f"{name} must be a torch.Tensor of shape {shape_doc}, got {type(tensor).__name__}")
+    """Raise unless ``tensor`` is a non-empty tensor of the given rank (``shape_doc`` e.g. ``"(B, N)"``):
+    ``TypeError`` for anything but a tensor (a list, an array), ``ValueError`` for the shape."""
+    ensure_tensor(name, tensor, f" of shape {shape_doc}")
     if tensor.dim() != rank:
         raise ValueError(f"{name} must have rank {rank}, shape {shape_doc}; got shape {tuple(tensor.shape)}")
     if tensor.shape[0] == 0:
@@ -25,10 +36,7 @@ def check_rank(name: str, tensor: torch.Tensor, rank: int, shape_doc: str) -> No
 
 def check_probability_tensor(name: str, tensor: torch.Tensor) -> None:
     """Raise unless every entry of ``tensor`` is in [0, 1] (NaN included as a failure)."""
-    bad = ~((tensor >= 0) & (tensor <= 1))
-    if bool(bad.any()):
-        value = tensor[bad].flatten()[0].item()
-        raise ValueError(f"{name} must lie in [0, 1], found {value}")
+    ensure_in_range(name, tensor)
 
 
 def check_lambda_p(lambda_p: float) -> None:
@@ -84,3 +92,39 @@ def check_sizes(**sizes: int) -> None:
     (``check_sizes(n_elems=n_elems, hidden=hidden)``)."""
     for name, value in sizes.items():
         check_int(name, value, minimum=1)
+
+
+def ensure_tensor(name: str, value: object, what: str = "") -> None:
+    """``TypeError`` naming ``name`` unless ``value`` is a ``torch.Tensor`` (``what``: more of the
+    message, e.g. ``" of shape (B, N)"``). A list or an array is refused rather than converted: a
+    tensor's dtype and device are the caller's to choose."""
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor{what}, got {type(value).__name__}")
+
+
+def ensure_type(name: str, value: object, expected: type | tuple[type, ...]) -> None:
+    """``TypeError`` naming ``name`` unless ``value`` is an instance of ``expected`` (a batch class, a model)."""
+    if not isinstance(value, expected):
+        names = " or ".join(t.__name__ for t in (expected if isinstance(expected, tuple) else (expected,)))
+        raise TypeError(f"{name} must be a {names}, got {type(value).__name__}")
+
+
+def ensure_in_range(name: str, tensor: torch.Tensor, low: float = 0.0, high: float = 1.0) -> None:
+    """``ValueError`` unless every entry of ``tensor`` lies in ``[low, high]``; NaN fails too.
+
+    One vectorised reduction and one synchronisation; the first value out of range is looked up
+    only for the message.
+    """
+    bad = ~((tensor >= low) & (tensor <= high))
+    if bool(bad.any()):
+        value = tensor.detach()[bad].flatten()[0].item()
+        raise ValueError(f"{name} must lie in [{low:g}, {high:g}], found {value}")
+
+
+def ensure_finite(name: str, tensor: torch.Tensor, allow_infinite: bool = False) -> None:
+    """``ValueError`` unless every entry of ``tensor`` is finite (with ``allow_infinite``, unless one is
+    NaN), counting those that are not: one vectorised reduction and one synchronisation."""
+    bad = torch.isnan(tensor) if allow_infinite else ~torch.isfinite(tensor)
+    if bool(bad.any()):
+        what = "free of NaN" if allow_infinite else "finite"
+        raise ValueError(f"{name} must be {what}, found {int(bad.sum())} of {tensor.numel()} entries that are not")

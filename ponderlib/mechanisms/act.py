@@ -25,7 +25,14 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.core.validation import check_finite, check_fraction, check_non_negative, check_rank, check_sizes
+from ponderlib.core.validation import (
+    check_finite,
+    check_fraction,
+    check_non_negative,
+    check_rank,
+    check_sizes,
+    ensure_tensor,
+)
 from ponderlib.mechanisms.halting import act_halting
 
 
@@ -96,11 +103,14 @@ class ACT(nn.Module):
         self.eps = eps
 
     def forward(self, x: torch.Tensor, state: torch.Tensor | None = None) -> ACTOutput:
-        """Ponder on ``x`` of shape ``(B, input_size)``, starting from ``state`` ``(B, H)`` (zeros if None)."""
+        """Ponder on ``x`` of shape ``(B, input_size)``, starting from ``state`` ``(B, H)`` (zeros if None).
+
+        ``TypeError`` unless ``x`` (and ``state``, when given) is a tensor."""
         check_rank("x", x, 2, "(batch, input_size)")
         batch = x.shape[0]
         if state is None:
             state = x.new_zeros(batch, self.hidden_size)
+        ensure_tensor("state", state, " of shape (batch, hidden_size)")
         first = torch.cat([x, x.new_ones(batch, 1)], dim=1)  # (B, I+1): flag = 1 on step 1
         later = torch.cat([x, x.new_zeros(batch, 1)], dim=1)  # (B, I+1): flag = 0 afterwards
         halting_sum = x.new_zeros(batch)  # (B,): sum_n h_n, only to decide when everyone has halted

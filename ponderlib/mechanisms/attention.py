@@ -11,7 +11,9 @@ of Vinyals et al. 2015, eq. 3 (Bahdanau et al. write ``e_ij = a(s_{i-1}, h_j)`` 
     a^i &= \operatorname{softmax}(u^i) \qquad \text{(Bahdanau eq. 6)} \\
     c_i &= \textstyle\sum_j a^i_j\, e_j \qquad \text{(Bahdanau eq. 5; Vinyals' } d'_i\text{)}
 
-A padded position ``j`` gets the score ``u = -inf``, so its weight ``a`` is 0.
+A padded position ``j`` gets the score ``u = -inf``, so its weight ``a`` is 0, and its key is set to
+zero first (:func:`zero_padding`): whatever a padded position holds, NaN or infinity included, the
+real positions' scores, weights and context are those of zeros there (``0 * NaN`` would be NaN).
 
 Bahdanau et al. feed the context ``c_i`` to the decoder, which then picks a word from a fixed
 vocabulary. A pointer network (Vinyals et al. 2015, sec. 2.3) stops at the softmax: ``a^i`` *is*
@@ -23,7 +25,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ponderlib.core.validation import check_sizes
+from ponderlib.core.validation import check_sizes, ensure_tensor
 
 
 class AdditiveAttention(nn.Module):
@@ -68,6 +70,8 @@ class AdditiveAttention(nn.Module):
         Returns:
             ``(B, N)`` scores.
         """
+        ensure_tensor("projected_keys", projected_keys)
+        ensure_tensor("query", query)
         hidden = torch.tanh(projected_keys + self.W2(query).unsqueeze(1))  # (B, N, A)
         u = self.v(hidden).squeeze(-1)  # (B, N)
         return u if mask is None else u.masked_fill(~mask, float("-inf"))
@@ -77,15 +81,24 @@ class AdditiveAttention(nn.Module):
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Scores ``u (B, N)``, weights ``a (B, N)`` (Bahdanau eq. 6) and context ``c (B, key_dim)`` (Bahdanau eq. 5).
 
-        ``keys`` is ``(B, N, key_dim)``; every row of ``mask`` needs at least one True.
+        ``keys`` is ``(B, N, key_dim)``; every row of ``mask`` needs at least one True. The keys at
+        masked positions are replaced by zeros first, so what they hold never reaches the rest.
         """
+        ensure_tensor("keys", keys)
+        if mask is not None:
+            ensure_tensor("mask", mask)
+            keys = zero_padding(keys, mask)  # (B, N, key_dim)
         u = self.scores(self.project_keys(keys), query, mask)  # (B, N)
         a = torch.softmax(u, dim=-1)  # (B, N)
         return u, a, context(a, keys)
 
 
 def context(weights: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
-    """``c_i = sum_j a^i_j e_j`` (Bahdanau eq. 5): ``(B, N)`` weights and ``(B, N, D)`` keys -> ``(B, D)``."""
+    """``c_i = sum_j a^i_j e_j`` (Bahdanau eq. 5): ``(B, N)`` weights and ``(B, N, D)`` keys -> ``(B, D)``.
+
+    A key with weight 0 still counts as ``0 * e_j``: keys at padding must be finite (:func:`zero_padding`)."""
+    ensure_tensor("weights", weights)
+    ensure_tensor("keys", keys)
     return torch.bmm(weights.unsqueeze(1), keys).squeeze(1)
 
 
@@ -94,9 +107,23 @@ def masked_log_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor
     (probability exactly 0). A row with nothing allowed (a finished sample in a padded batch) is
     ``-inf`` everywhere, without producing NaN in the forward or the backward pass.
 
-    Shapes: ``scores (B, N)``, ``mask (B, N)`` bool -> ``(B, N)``.
+    Shapes: ``scores (B, N)``, ``mask (B, N)`` bool -> ``(B, N)``. Masked scores are replaced, not
+    added to, so a NaN there changes nothing.
     """
+    ensure_tensor("scores", scores)
+    ensure_tensor("mask", mask)
     any_allowed = mask.any(dim=-1, keepdim=True)  # (B, 1)
     # Rows with nothing allowed are softmaxed unmasked (finite) and then overwritten with -inf.
     safe = scores.masked_fill(~mask & any_allowed, float("-inf"))  # (B, N)
     return torch.log_softmax(safe, dim=-1).masked_fill(~mask, float("-inf"))
+
+
+def zero_padding(values: torch.Tensor, real: torch.Tensor) -> torch.Tensor:
+    """``values (B, N, ...)`` with every position where ``real (B, N)`` is False set to zero.
+
+    By ``torch.where``, not by a product with the mask: ``NaN * 0`` and ``inf * 0`` are NaN, so garbage
+    at padding would reach every sum over positions (an attention context, a matrix product whose
+    weight there is 0). Where the padding holds zeros already, every result stays as it was.
+    """
+    keep = real.reshape(real.shape + (1,) * (values.dim() - real.dim()))  # (B, N, 1, ...)
+    return torch.where(keep, values, values.new_zeros(()))

@@ -83,7 +83,8 @@ def act_halting(halting_units: torch.Tensor, eps: float = 0.01, check: bool = Tr
             ``max_ponder_steps`` cap: a sample that has not crossed ``1 - eps`` by then halts there.
         eps: the slack in ``1 - eps`` (Graves eq. 7), in ``[0, 1)``. With ``eps > 0`` a single
             step can halt if ``h_1 >= 1 - eps``.
-        check: check the arguments: the rank, ``eps``, and every ``h_n`` in [0, 1]. The models pass
+        check: check the arguments: a tensor (``TypeError`` otherwise), the rank, ``eps``, and every
+            ``h_n`` in [0, 1], NaN refused (``ValueError`` naming ``halting_units``). The models pass
             False: ``eps`` was checked once when the model was built, their ``h_n`` is a sigmoid, and
             the value check would synchronise a GPU at every call.
 
@@ -125,8 +126,10 @@ def pondernet_halting(lambdas: torch.Tensor, check: bool = True) -> torch.Tensor
     Args:
         lambdas: ``lambda_n`` in [0, 1], shape ``(B, N)``. The last column is ignored (treated
             as 1) because the last step absorbs the leftover mass.
-        check: check the rank and that every ``lambda_n`` is in [0, 1]. The models pass False:
-            their ``lambda_n`` is a sigmoid, and the check would synchronise a GPU at every call.
+        check: check that ``lambdas`` is a tensor (``TypeError``) of rank 2 with every ``lambda_n``
+            in [0, 1] (``ValueError`` naming ``lambdas`` otherwise, NaN included: a ``lambda_n``
+            above 1 would make ``p`` negative). :class:`~ponderlib.mechanisms.pondernet.PonderNet`
+            passes False and checks its step function's ``lambda_n`` itself, once per unroll.
 
     Returns:
         ``p``, shape ``(B, N)``, non-negative, rows summing to one. Differentiable everywhere,
@@ -154,7 +157,7 @@ def pondernet_log_halting(lambdas: torch.Tensor, check: bool = True) -> torch.Te
 
     Args:
         lambdas: ``lambda_n`` in [0, 1], shape ``(B, N)``; the last column is ignored.
-        check: check the rank and that every ``lambda_n`` is in [0, 1] (the models pass False).
+        check: as for :func:`pondernet_halting` (the models pass False).
 
     Returns:
         ``log p``, shape ``(B, N)``, finite, with ``logsumexp`` over steps 0.
@@ -206,7 +209,13 @@ def geometric_prior(
 
 
 def expected_ponder_steps(halting_probs: torch.Tensor) -> torch.Tensor:
-    """``E[n] = sum_n n * p_n`` for ``p`` of shape ``(B, N)``; returns shape ``(B,)``."""
+    """``E[n] = sum_n n * p_n`` for ``p`` of shape ``(B, N)``; returns shape ``(B,)``.
+
+    Raises ``TypeError`` unless ``halting_probs`` is a tensor, and ``ValueError`` for a ``p_n``
+    outside [0, 1] or NaN (a NaN would make ``E[n]`` NaN without a word). Rows need not sum to one
+    (an unroll cut short, or a mean over samples).
+    """
     check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
+    check_probability_tensor("halting_probs", halting_probs)
     steps = torch.arange(1, halting_probs.shape[1] + 1, device=halting_probs.device, dtype=halting_probs.dtype)
     return (halting_probs * steps).sum(dim=1)

@@ -32,7 +32,15 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from ponderlib.core.validation import check_choice, check_lambda_p, check_non_negative, check_rank
+from ponderlib.core.validation import (
+    check_choice,
+    check_lambda_p,
+    check_non_negative,
+    check_probability_tensor,
+    check_rank,
+    ensure_finite,
+    ensure_tensor,
+)
 from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, geometric_prior
 
 KL_DIRECTIONS = ("paper", "reverse")
@@ -54,6 +62,7 @@ class ACTLoss:
 
     def __call__(self, task_loss: torch.Tensor, ponder_cost: torch.Tensor) -> torch.Tensor:
         """``task_loss`` (scalar) plus ``tau`` times the mean ``ponder_cost`` (``(B,)``, or ``(B, T)`` for a sequence)."""
+        ensure_tensor("ponder_cost", ponder_cost)
         return task_loss + self.tau * ponder_cost.mean()
 
 
@@ -78,12 +87,16 @@ def reconstruction_loss(step_losses: torch.Tensor, halting_probs: torch.Tensor) 
     Returns:
         scalar. Unlike ACT's, its gradient reaches every ``lambda_n``: each step's loss is weighted
         by a differentiable probability, so the gradient of this expectation is exact.
+
+    Raises ``TypeError`` for arguments that are not tensors and ``ValueError`` for mismatched
+    shapes or a ``p_n`` outside [0, 1] (NaN included).
     """
     _check_step_losses(step_losses, halting_probs)
     return (halting_probs * step_losses).sum(dim=1).mean()
 
 
 def _check_step_losses(step_losses: torch.Tensor, halting_probs: torch.Tensor) -> None:
+    """The checks of the one-call forms: two ``(B, N)`` tensors of one shape, every ``p_n`` in [0, 1]."""
     check_rank("step_losses", step_losses, 2, "(batch, max_ponder_steps)")
     check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
     if step_losses.shape != halting_probs.shape:
@@ -91,6 +104,7 @@ def _check_step_losses(step_losses: torch.Tensor, halting_probs: torch.Tensor) -
             f"step_losses and halting_probs must have the same shape, got {tuple(step_losses.shape)} "
             f"and {tuple(halting_probs.shape)}"
         )
+    check_probability_tensor("halting_probs", halting_probs)
 
 
 def kl_to_geometric(
@@ -108,12 +122,15 @@ def kl_to_geometric(
     the ``lambda_n`` instead (:class:`PonderNetLoss`).
 
     Args:
-        halting_probs: ``p_n``, shape ``(B, N)``, rows summing to one.
+        halting_probs: ``p_n``, shape ``(B, N)``, rows summing to one; a ``p_n`` outside [0, 1] or
+            NaN raises ``ValueError`` (a NaN would make the KL NaN without a word), anything but a
+            tensor ``TypeError``.
         lambda_p: prior parameter in (0, 1].
         direction: one of :data:`KL_DIRECTIONS`.
         truncation: how the prior is cut at ``N`` (:data:`ponderlib.mechanisms.halting.PRIOR_TRUNCATIONS`).
     """
     check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
+    check_probability_tensor("halting_probs", halting_probs)
     check_lambda_p(lambda_p)
     check_choice("direction", direction, KL_DIRECTIONS)
     prior = geometric_prior(lambda_p, halting_probs.shape[1], truncation, device=halting_probs.device)  # (N,)
@@ -164,7 +181,14 @@ class PonderNetLoss:
         (:func:`ponderlib.mechanisms.halting.pondernet_log_halting`); without it, ``log`` of ``p_n`` clamped
         at ``1e-12``. ``n_run`` may be less than ``max_ponder_steps`` for the paper's direction
         only (the steps not run hold no mass); the reverse KL needs every step.
+
+        Runs at every training update, so it checks only what is cheap: that the arguments are
+        tensors (``TypeError``), and that the loss is not NaN (one synchronisation on the scalar). A
+        NaN loss raises ``ValueError`` naming the argument that holds the NaN (or an infinity that
+        made it), rather than training on it.
         """
+        ensure_tensor("step_losses", step_losses)
+        ensure_tensor("halting_probs", halting_probs)
         n_run = halting_probs.shape[1]
         if n_run < self.prior.shape[0] and self.direction == "reverse":
             raise ValueError(
@@ -175,9 +199,23 @@ class PonderNetLoss:
             self.prior = self.prior.to(device=halting_probs.device, dtype=halting_probs.dtype)
         if log_halting_probs is None:
             log_halting_probs = torch.log(halting_probs.clamp_min(_TINY))
+        ensure_tensor("log_halting_probs", log_halting_probs)
         rec = (halting_probs * step_losses).sum(dim=1).mean()  # L_Rec, as reconstruction_loss
         kl = _kl(halting_probs, log_halting_probs, self.prior[:n_run], self.direction)
-        return rec + self.beta * kl, rec, kl
+        total = rec + self.beta * kl
+        if bool(torch.isnan(total)):  # NaN anywhere in the inputs makes the total NaN: one check
+            _explain_nan(halting_probs=halting_probs, log_halting_probs=log_halting_probs, step_losses=step_losses)
+        return total, rec, kl
+
+
+def _explain_nan(**inputs: torch.Tensor) -> None:
+    """Raise ``ValueError`` naming the first of ``inputs`` that holds a NaN, else the first that holds
+    an infinity (``0 * inf`` is NaN); only called once a loss has come out NaN."""
+    for name, tensor in inputs.items():
+        ensure_finite(name, tensor, allow_infinite=True)
+    for name, tensor in inputs.items():
+        ensure_finite(name, tensor)
+    raise ValueError(f"the loss is NaN although {', '.join(inputs)} are finite: they overflow")
 
 
 def pondernet_loss(
@@ -192,8 +230,9 @@ def pondernet_loss(
     """``L = L_Rec + beta * KL`` (Banino eq. 3); returns ``(total, reconstruction, kl)``, all scalars.
 
     Shapes: ``step_losses``, ``halting_probs`` and ``log_halting_probs`` ``(B, N)``; the prior is
-    truncated at ``N``. Checks its arguments; a training loop uses a :class:`PonderNetLoss` built
-    once instead.
+    truncated at ``N``. Checks its arguments (``TypeError`` for anything but tensors, ``ValueError``
+    for mismatched shapes, a ``p_n`` outside [0, 1] or NaN, a NaN loss); a training loop uses a
+    :class:`PonderNetLoss` built once instead.
     """
     _check_step_losses(step_losses, halting_probs)
     loss = PonderNetLoss(lambda_p, beta, direction, halting_probs.shape[1], truncation)
@@ -207,6 +246,8 @@ def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor) -> torc
         step_logits: logits ``y_n``, shape ``(B, N)``.
         targets: 0/1 targets, shape ``(B,)``.
     """
+    ensure_tensor("step_logits", step_logits)
+    ensure_tensor("targets", targets)
     return F.binary_cross_entropy_with_logits(
         step_logits, targets.to(step_logits.dtype).unsqueeze(1).expand_as(step_logits), reduction="none"
     )

@@ -27,6 +27,8 @@ Everything else is shared: the decoder's next input ``y_{i-1}`` is the embedding
 just chosen, gathered with tensor indexing for the whole batch; padded positions and positions
 already chosen are masked, so no position is emitted twice; training uses teacher forcing with a
 ratio, the right choice coming from the caller's ``teacher``; decoding is greedy or beam search.
+The encoder sets padded inputs to zero before it reads them, so whatever the padding holds (NaN
+and infinities included) the real positions' outputs are those of a batch padded with zeros.
 
 Outputs of variable length: with ``end_pointer=True`` the encoder appends one learned position,
 "end", after the ``N`` input columns (index ``N``). It is always available, a sample stops at the
@@ -43,8 +45,8 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes
-from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax
+from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes, ensure_tensor
+from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax, zero_padding
 
 Teacher = Callable[[torch.Tensor], torch.Tensor]
 """``available (B, N) bool -> (B,) int64``: the right next position given the positions still
@@ -121,8 +123,12 @@ class PointerEncoder(nn.Module):
         self.bridge_c = nn.Linear(hidden * directions, hidden)
 
     def forward(self, inputs: torch.Tensor, lengths: torch.Tensor) -> Encoded:
-        """``inputs (B, N)`` scalars or ``(B, N, input_size)`` vectors, ``lengths (B,)`` -> :class:`Encoded`."""
+        """``inputs (B, N)`` scalars or ``(B, N, input_size)`` vectors, ``lengths (B,)`` -> :class:`Encoded`.
+
+        Inputs at padded positions (``j >= lengths``) are read as zeros, whatever they hold."""
         B, N = inputs.shape[:2]
+        mask = torch.arange(N, device=inputs.device) < lengths.unsqueeze(1)  # (B, N)
+        inputs = zero_padding(inputs, mask)  # (B, N[, input_size])
         embedded = self.embed(inputs.unsqueeze(-1) if inputs.dim() == 2 else inputs)  # (B, N, H)
         packed = pack_padded_sequence(embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
         packed_states, (h_n, c_n) = self.lstm(packed)  # h_n, c_n: (directions, B, H)
@@ -130,7 +136,6 @@ class PointerEncoder(nn.Module):
         states = torch.cat([states, embedded], dim=-1)  # (B, N, E)
         h_last = h_n.transpose(0, 1).reshape(B, -1)  # (B, E)
         c_last = c_n.transpose(0, 1).reshape(B, -1)  # (B, E)
-        mask = torch.arange(N, device=inputs.device) < lengths.unsqueeze(1)  # (B, N)
         initial = (torch.tanh(self.bridge_h(h_last)), self.bridge_c(c_last))  # (B, H) each
         return Encoded(embedded, states, mask, lengths, initial)
 
@@ -203,8 +208,9 @@ class PointerNetwork(nn.Module):
     def encode(self, inputs: torch.Tensor, lengths: torch.Tensor, check: bool = True) -> Encoded:
         """Run the encoder (see :class:`PointerEncoder`) and append the end position if there is one.
 
-        ``check``: check the shape of ``inputs`` and that every length is in ``[1, N]`` (two GPU
-        synchronisations); a training loop whose batches the library drew passes False.
+        ``check``: check that ``inputs`` and ``lengths`` are tensors (``TypeError``), the shape of
+        ``inputs``, and that ``lengths`` holds integers in ``[1, N]`` (two GPU synchronisations); a
+        training loop whose batches the library drew passes False.
         """
         if check:
             self._check_inputs(inputs, lengths)
@@ -213,6 +219,8 @@ class PointerNetwork(nn.Module):
 
     def _check_inputs(self, inputs: torch.Tensor, lengths: torch.Tensor) -> None:
         shape = "(B, N)" if self.input_size == 1 else f"(B, N, {self.input_size})"
+        ensure_tensor("inputs", inputs, f" of shape {shape}")
+        ensure_tensor("lengths", lengths, " of shape (B,)")
         rank_ok = inputs.dim() == 2 and self.input_size == 1 or inputs.dim() == 3 and inputs.shape[2] == self.input_size
         if not rank_ok or inputs.shape[0] == 0 or inputs.shape[1] == 0:
             raise ValueError(f"inputs must have shape {shape} with B, N >= 1, got {tuple(inputs.shape)}")
@@ -221,6 +229,8 @@ class PointerNetwork(nn.Module):
                 f"the {self.decoder} decoder emits positions from a fixed vocabulary of max_positions="
                 f"{self.max_positions}; inputs of width {inputs.shape[1]} are out of range (use the pointer)"
             )
+        if lengths.shape != inputs.shape[:1] or lengths.is_floating_point() or lengths.is_complex() or lengths.dtype == torch.bool:
+            raise ValueError(f"lengths must be integers of shape ({inputs.shape[0]},), got {lengths.dtype} {tuple(lengths.shape)}")
         if bool((lengths < 1).any()) or bool((lengths > inputs.shape[1]).any()):
             raise ValueError(f"lengths must be in [1, {inputs.shape[1]}], got {lengths.tolist()}")
 
@@ -367,10 +377,10 @@ def beam_search(
     check_int("beam_width", beam_width, minimum=1)
     if model.end_pointer:
         raise ValueError("model.end_pointer must be False for beam_search (it decodes permutations), got True")
+    encoded = model.encode(inputs, lengths).repeat_interleave(beam_width)  # tensors (B*K, ...)
     B, N = inputs.shape[:2]
     K = beam_width
     device = inputs.device
-    encoded = model.encode(inputs, lengths).repeat_interleave(K)  # tensors (B*K, ...)
     projected_keys = model.attention.project_keys(encoded.states) if model.decoder != "seq2seq" else None
     previous = model.start.expand(B * K, -1)  # (B*K, H)
     state = encoded.initial

@@ -24,7 +24,15 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.core.validation import check_choice, check_fraction, check_lambda_p, check_non_negative, check_sizes
+from ponderlib.core.validation import (
+    check_choice,
+    check_fraction,
+    check_lambda_p,
+    check_non_negative,
+    check_sizes,
+    ensure_in_range,
+    ensure_tensor,
+)
 from ponderlib.mechanisms.halting import pondernet_halting, pondernet_log_halting
 from ponderlib.mechanisms.losses import KL_DIRECTIONS
 
@@ -78,12 +86,22 @@ class PonderNetInference:
     sample_ponder_steps: int
 
 
+def _check_batch(x: torch.Tensor) -> None:
+    """``TypeError`` unless ``x`` is a tensor, ``ValueError`` unless it is a non-empty batch of rank >= 2."""
+    ensure_tensor("x", x, " of shape (batch, ...)")
+    if x.dim() < 2 or x.shape[0] == 0:
+        raise ValueError(f"x must be a non-empty batch of rank >= 2, shape (batch, ...); got {tuple(x.shape)}")
+
+
 class PonderNet(nn.Module):
     """PonderNet around a step function.
 
     Args:
         step: called as ``step(x, h) -> (y_n, h_next, lambda_n)`` with ``x`` of shape ``(B, ...)``,
-            ``h`` of shape ``(B, hidden_size)``, ``lambda_n`` of shape ``(B,)`` in [0, 1].
+            ``h`` of shape ``(B, hidden_size)``, ``lambda_n`` of shape ``(B,)`` in [0, 1]. A
+            ``lambda_n`` outside [0, 1] or NaN (which would make ``p_n`` negative or NaN) raises
+            ``ValueError`` naming ``lambdas``: checked once per training unroll (one vectorised
+            reduction over every step's ``lambda_n``) and at every step at inference.
         hidden_size: size of the state ``h``; the first state is zeros.
         max_ponder_steps: ``N``, the truncation of the halting distribution, ``>= 1``.
         unroll_tolerance: in training, stop unrolling once every sample's probability of still
@@ -108,8 +126,7 @@ class PonderNet(nn.Module):
         if unroll_tolerance is not None:
             check_fraction("unroll_tolerance", unroll_tolerance, include_one=False)
         tolerance = self.unroll_tolerance if unroll_tolerance is None else unroll_tolerance
-        if not isinstance(x, torch.Tensor) or x.dim() < 2 or x.shape[0] == 0:
-            raise ValueError(f"x must be a non-empty batch of rank >= 2, shape (batch, ...); got {getattr(x, 'shape', x)}")
+        _check_batch(x)
         batch = x.shape[0]
         h = x.new_zeros(batch, self.hidden_size)  # (B, H)
         still_running = x.new_ones(batch)  # (B,): prod_{j<n}(1 - lambda_j), only for the early exit
@@ -122,6 +139,7 @@ class PonderNet(nn.Module):
             if n < self.max_ponder_steps and bool((still_running < tolerance).all()):
                 break
         lambdas_t = torch.stack(lambdas, dim=1)  # (B, n_run)
+        ensure_in_range("lambdas", lambdas_t)  # the step's lambda_n, all steps at once: one synchronisation
         return PonderNetOutput(
             step_outputs=torch.stack(outputs, dim=1),  # (B, n_run, ...)
             lambdas=lambdas_t,
@@ -141,8 +159,7 @@ class PonderNet(nn.Module):
             generator: for reproducible sampling.
         """
         check_choice("halting_rule", halting_rule, HALTING_RULES)
-        if not isinstance(x, torch.Tensor) or x.dim() < 2 or x.shape[0] == 0:
-            raise ValueError(f"x must be a non-empty batch of rank >= 2, shape (batch, ...); got {getattr(x, 'shape', x)}")
+        _check_batch(x)
         batch = x.shape[0]
         active = torch.arange(batch, device=x.device)  # (A,): indices of samples still pondering
         x_active = x
@@ -153,6 +170,7 @@ class PonderNet(nn.Module):
         n = 0
         for n in range(1, self.max_ponder_steps + 1):
             y, h, lam = self.step(x_active, h)
+            ensure_in_range("lambdas", lam)
             if output is None:
                 output = y.new_zeros((batch,) + tuple(y.shape[1:]))
             if n == self.max_ponder_steps:

@@ -28,8 +28,11 @@ PonderNet's ``lambda^n_i`` (Banino eq. 1), and :func:`ponderlib.mechanisms.halti
 ``p^n_i``. ``method="fixed"`` is the baseline: the same block applied ``max_ponder_steps`` times.
 
 A position that has halted is no longer updated: its state is copied to the next step, and the
-other positions can still attend to it. Padding is masked out of the attention. The loop runs the
-whole batch with masks and stops as soon as every position of every sequence has halted.
+other positions can still attend to it. Padding is masked out of the attention, and the input is set
+to zero there before the first step (by ``torch.where``: a NaN at a padded key would make every
+weighted sum NaN, even with weight 0), so whatever a padded position of the input holds, NaN and
+infinities included, the real positions' outputs are those of zeros there. The loop runs the whole
+batch with masks and stops as soon as every position of every sequence has halted.
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.core.validation import check_choice, check_fraction, check_int, check_rank, check_sizes
+from ponderlib.core.validation import check_choice, check_fraction, check_int, check_rank, check_sizes, ensure_tensor
+from ponderlib.mechanisms.attention import zero_padding
 from ponderlib.mechanisms.halting import act_halting, pondernet_halting
 from ponderlib.mechanisms.pondernet import HALTING_RULES
 
@@ -83,7 +87,13 @@ class SharedBlock(nn.Module):
 
     def forward(self, x: torch.Tensor, padding_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``x`` ``(B, T, D)``, ``padding_mask`` ``(B, T)`` (True at padding) -> ``H`` ``(B, T, D)`` and
-        the attention weights ``(B, T, T)`` (query, key), averaged over heads."""
+        the attention weights ``(B, T, T)`` (query, key), averaged over heads.
+
+        The padded rows of ``x`` must be finite and moderate: a padded key gets weight 0, but
+        ``0 * NaN`` is NaN and a huge key's score plus the mask's ``-inf`` can be NaN too.
+        :class:`UniversalTransformer` zeroes them once, before its first step (zeroing them here, at
+        every step, would reorder the backward pass's sums and so change trained weights in their
+        last bits)."""
         attended, weights = self.attention(x, x, x, key_padding_mask=padding_mask, need_weights=True)
         a = self.attention_norm(x + attended)  # (B, T, D)
         return self.transition_norm(a + self.transition(a)), weights
@@ -99,7 +109,7 @@ class UTOutput:
             (the loss uses ``step_states``), at inference the state at the step it halted; for the
             fixed depth the last step's.
         step_states: ``H^n`` for every ponder step run, ``(B, T, n_run, D)``; constant after a
-            position halted.
+            position halted; zero at padding.
         halting_probs: ``p^n_i``, ``(B, T, n_run)``; rows sum to one at real positions.
         ponder_steps: ponder steps each position ran, ``(B, T)``, int64; 0 at padding.
         ponder_cost: ACT's ``rho_i = N_i + R_i`` (Graves eq. 10), ``(B, T)``; 0 at padding; for the
@@ -165,7 +175,8 @@ class UniversalTransformer(nn.Module):
 
         Args:
             padding_mask: ``(B, T)`` bool, True at padding (None: no padding). Every sequence must
-                have at least one real position.
+                have at least one real position. What ``x`` holds at padding is never read: the
+                state there is zero.
             halting_rule: PonderNet only. None: the training pass, every position runs
                 ``max_ponder_steps`` steps and ``p^n_i`` weights them all. ``"sample"`` (the
                 paper) or ``"median"``: halt for real at inference, see
@@ -177,6 +188,7 @@ class UniversalTransformer(nn.Module):
             raise ValueError(f"x must have d_model = {self.d_model} features, got shape {tuple(x.shape)}")
         if padding_mask is None:
             padding_mask = torch.zeros(x.shape[:2], dtype=torch.bool, device=x.device)
+        ensure_tensor("padding_mask", padding_mask, f" of shape {tuple(x.shape[:2])}")
         if padding_mask.shape != x.shape[:2] or padding_mask.dtype != torch.bool:
             raise ValueError(f"padding_mask must be a bool tensor of shape {tuple(x.shape[:2])}, got {padding_mask.dtype} {tuple(padding_mask.shape)}")
         if bool(padding_mask.all(dim=1).any()):
@@ -191,7 +203,7 @@ class UniversalTransformer(nn.Module):
         self, x: torch.Tensor, padding_mask: torch.Tensor, halting_rule: str | None, generator: torch.Generator | None
     ) -> UTOutput:
         batch, length, _ = x.shape
-        state = x  # H^0: (B, T, D)
+        state = zero_padding(x, ~padding_mask)  # H^0: (B, T, D), zero at padding
         halted = padding_mask.clone()  # (B, T): padding never runs
         halted_at = torch.zeros(batch, length, dtype=torch.long, device=x.device)  # (B, T): halting step, 0 = not yet
         halting_sum = x.new_zeros(batch, length)  # ACT: sum_n h^n; PonderNet median: sum_n p^n
