@@ -45,7 +45,7 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes, ensure_tensor
+from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes, ensure_tensor, ensure_type
 from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax, zero_padding
 
 Teacher = Callable[[torch.Tensor], torch.Tensor]
@@ -354,10 +354,33 @@ class PointerNetwork(nn.Module):
         )
 
 
+def check_pointers(pointers: torch.Tensor, lengths: torch.Tensor, end: int | None = None) -> None:
+    """Raise unless ``pointers (B, T)`` is an integer tensor (``TypeError`` for anything but a tensor)
+    whose entries are each -1 (after the output), ``end`` (the end pointer's index, when there is
+    one) or a real position ``0 <= j < lengths[b]`` of its row (``ValueError`` naming ``pointers``):
+    what a task's metrics read before they index the inputs with it."""
+    ensure_tensor("pointers", pointers, " of integer positions, shape (B, T)")
+    if pointers.dim() != 2 or pointers.shape[0] != lengths.shape[0] or pointers.is_floating_point():
+        raise ValueError(
+            f"pointers must be integers of shape ({lengths.shape[0]}, T), got {pointers.dtype} {tuple(pointers.shape)}"
+        )
+    allowed = (pointers == -1) | ((pointers >= 0) & (pointers < lengths.to(pointers.device).unsqueeze(1)))  # (B, T)
+    if end is not None:
+        allowed |= pointers == end
+    if not bool(allowed.all()):
+        row, step = (int(i) for i in (~allowed).nonzero()[0])
+        ends = "" if end is None else f", the end ({end})"
+        raise ValueError(
+            f"pointers must each be -1{ends} or a real position below the sample's length; "
+            f"got {int(pointers[row, step])} at [{row}, {step}], length {int(lengths[row])}"
+        )
+
+
 @torch.no_grad()
 def greedy_decode(model: PointerNetwork, inputs: torch.Tensor, lengths: torch.Tensor) -> DecoderOutput:
     """Greedy decoding: at each step the most likely available position. No position is emitted
     twice; without the end pointer the outputs are permutations."""
+    ensure_type("model", model, PointerNetwork)
     return model(inputs, lengths)
 
 
@@ -374,6 +397,7 @@ def beam_search(
     Returns:
         ``pointers (B, T)`` (-1 at padded steps) and their total ``log p (B,)``.
     """
+    ensure_type("model", model, PointerNetwork)
     check_int("beam_width", beam_width, minimum=1)
     if model.end_pointer:
         raise ValueError("model.end_pointer must be False for beam_search (it decodes permutations), got True")

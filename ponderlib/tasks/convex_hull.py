@@ -14,6 +14,13 @@ counter-clockwise; this module only rotates them to start at the lowest index. P
 and areas for the metrics come from shapely. Both are called once per sample (they take one point
 set at a time), in data generation and evaluation only, never in the model.
 
+Point sets a user gives (:func:`hull_order`, :func:`hull_batch_from_points`, :func:`polygon_area`)
+may be arrays, tensors or nested lists of numbers (anything else: ``TypeError``). Degenerate ones
+get a one-line ``ValueError`` naming the argument instead of Qhull's error: a coordinate that is
+NaN or infinite, fewer than three distinct points, or points all on one line (no hull with an
+area). A point given twice is valid and counts once: a hull corner is named by the lowest index of
+the points at it, so the right sequence stays unique.
+
 Metrics (the paper's Table 1): **accuracy**, the fraction of outputs whose sequence equals the
 target exactly (the convention above makes the right sequence unique: a rotation or the clockwise
 order counts as wrong), and **area coverage**, the area of the output polygon over the true hull's
@@ -28,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from scipy.spatial import ConvexHull
+from scipy.spatial import ConvexHull, QhullError
 from shapely.geometry import Polygon
 
 from ponderlib.core.device import get_device
@@ -42,8 +49,8 @@ from ponderlib.core.engine import (
 )
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.core.validation import check_int, check_sizes
-from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, greedy_decode
+from ponderlib.core.validation import check_int, check_sizes, ensure_tensor, ensure_type
+from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, check_pointers, greedy_decode
 
 MIN_POINTS = 3
 """A hull needs three points that are not on one line."""
@@ -79,22 +86,75 @@ class HullMetrics:
     invalid: float
 
 
-def hull_order(points: np.ndarray) -> list[int]:
+def as_points(name: str, points: object, dtype: type = np.float64) -> np.ndarray:
+    """``points`` as an ``(n, 2)`` array of finite numbers of ``dtype``, or a one-line error naming ``name``:
+    ``TypeError`` for anything that is not numbers, ``ValueError`` for another shape or a coordinate
+    that is NaN or infinite (in ``dtype``: 1e39 is infinite in float32)."""
+    refused = TypeError(f"{name} must be an array of numbers of shape (n, 2), got {type(points).__name__}")
+    try:
+        with np.errstate(over="ignore"):  # a float32 overflow becomes inf, refused below
+            array = np.asarray(points, dtype=dtype)
+    except (TypeError, ValueError):  # not numbers, or a ragged nesting
+        raise refused from None
+    if array.ndim == 0:  # a number, or None (which numpy reads as NaN)
+        raise refused
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (n, 2), got {array.shape}")
+    finite = np.isfinite(array).all(axis=1)  # (n,)
+    if not finite.all():
+        row = int(np.argmin(finite))
+        where = "" if dtype == np.float64 else f" in {np.dtype(dtype).name} (|x| <= {np.finfo(dtype).max:.3g})"
+        raise ValueError(f"{name} must be finite{where}, found {array[row].tolist()} at row {row}")
+    return array
+
+
+def hull_order(points: np.ndarray, name: str = "points") -> list[int]:
     """The hull vertices of ``points (n, 2)``, counter-clockwise from the lowest index.
 
     SciPy's 2-D ``ConvexHull.vertices`` are counter-clockwise; points on an edge (not corners) are
-    not vertices. Raises ``ValueError`` when ``n < 3`` (SciPy raises its own error for collinear sets).
+    not vertices. ``points`` may be any array-like of numbers (``TypeError`` otherwise). A point
+    given more than once counts once: a corner is named by the lowest index of the points at it.
+    Raises ``ValueError`` naming ``points`` (or ``name``, the argument the caller was given) when it
+    is not of shape ``(n, 2)``, a coordinate is NaN or infinite, it holds fewer than three distinct
+    points, or they all lie on one line (the hull would have no area).
     """
-    if points.ndim != 2 or points.shape[1] != 2 or points.shape[0] < MIN_POINTS:
-        raise ValueError(f"points must have shape (n, 2) with n >= {MIN_POINTS}, got {points.shape}")
-    vertices = ConvexHull(points).vertices.tolist()  # counter-clockwise
+    points = as_points(name, points)
+    if points.shape[0] < MIN_POINTS:
+        raise ValueError(f"{name} must have shape (n, 2) with n >= {MIN_POINTS}, got {points.shape}")
+    vertices = _hull_vertices(name, points)  # counter-clockwise
+    # The lowest index of the points that coincide with each vertex (itself when it is unique).
+    vertices = (points[vertices][:, None, :] == points[None, :, :]).all(axis=2).argmax(axis=1).tolist()
     first = vertices.index(min(vertices))
     return vertices[first:] + vertices[:first]
 
 
+def _hull_vertices(name: str, points: np.ndarray) -> np.ndarray:
+    """Qhull's counter-clockwise vertices of finite ``points (n, 2)``, its errors turned into a
+    one-line ``ValueError`` naming ``name``. A point set Qhull cannot handle for the size of its
+    coordinates (1e-300 or 1e300) is tried once more scaled by a power of two (exact) into [0, 2]^2."""
+    try:
+        return ConvexHull(points).vertices
+    except QhullError:
+        pass
+    distinct = len(np.unique(points, axis=0))
+    if distinct < MIN_POINTS:
+        raise ValueError(f"{name} must hold at least {MIN_POINTS} distinct points, got {distinct}")
+    _, exponent = np.frexp(np.abs(points).max())  # max |x| < 2**exponent; not all zero
+    scaled = np.ldexp(points, -exponent)  # in (-1, 1), no overflow
+    try:
+        return ConvexHull(scaled - scaled.min(axis=0)).vertices
+    except QhullError:
+        raise ValueError(
+            f"{name} must not all lie on one line, nor within rounding of one (their hull would have no area)"
+        ) from None
+
+
 def polygon_area(points: np.ndarray) -> float | None:
     """Area of the polygon with vertices ``points (k, 2)`` in order, or None when it is not a valid
-    polygon (fewer than 3 vertices, or self-intersecting, by shapely's ``is_valid``)."""
+    polygon: fewer than 3 vertices, no area (all on one line), or self-intersecting, by shapely's
+    ``is_valid``. ``points`` may be any array-like of numbers; ``TypeError`` for anything else,
+    ``ValueError`` naming ``points`` for another shape or a coordinate that is NaN or infinite."""
+    points = as_points("points", points)
     if len(points) < MIN_POINTS:
         return None
     polygon = Polygon(points)
@@ -104,9 +164,18 @@ def polygon_area(points: np.ndarray) -> float | None:
 def hull_batch_from_points(point_sets: list[np.ndarray], device: torch.device | str | None = None,
                            pad_to: int | None = None) -> HullBatch:
     """A :class:`HullBatch` from explicit point sets, each ``(n, 2)``, padded to ``pad_to`` (default:
-    the largest ``n``)."""
-    if not point_sets:
-        raise ValueError("point_sets must hold at least one point set, got []")
+    the largest ``n``).
+
+    ``point_sets``: a sequence of array-likes of numbers (a list of arrays, an array ``(B, n, 2)``).
+    The batch holds float32 coordinates, and the targets and areas are those of the points as
+    stored. Each set is checked as :func:`hull_order` checks ``points`` (finite in float32, at least
+    three distinct points, not all on one line), the error naming ``point_sets[i]``.
+    """
+    if isinstance(point_sets, (str, bytes)) or not hasattr(point_sets, "__len__"):
+        raise TypeError(f"point_sets must be a sequence of (n, 2) point sets, got {type(point_sets).__name__}")
+    if len(point_sets) == 0:
+        raise ValueError("point_sets must hold at least one point set, got none")
+    point_sets = [as_points(f"point_sets[{row}]", p, np.float32) for row, p in enumerate(point_sets)]
     device = get_device(device)
     width = max(len(p) for p in point_sets) if pad_to is None else pad_to
     check_int("pad_to", width, minimum=max(len(p) for p in point_sets))
@@ -114,8 +183,8 @@ def hull_batch_from_points(point_sets: list[np.ndarray], device: torch.device | 
     targets = np.full((len(point_sets), width + 1), -1, dtype=np.int64)
     areas = np.zeros(len(point_sets))
     for row, point_set in enumerate(point_sets):
-        point_set = np.asarray(point_set, dtype=np.float64)
-        order = hull_order(point_set)
+        point_set = point_set.astype(np.float64)
+        order = hull_order(point_set, f"point_sets[{row}]")
         points[row, : len(point_set)] = point_set
         targets[row, : len(order) + 1] = order + [width]
         areas[row] = Polygon(point_set[order]).area
@@ -178,6 +247,8 @@ def next_vertex(targets: torch.Tensor, available: torch.Tensor) -> torch.Tensor:
     Shapes: ``targets (..., N + 1)`` with -1 padding, ``available (..., N + 1)`` bool -> ``(...)``
     int64; 0 where nothing is available (a finished sample).
     """
+    ensure_tensor("targets", targets)
+    ensure_tensor("available", available)
     open_target = available.gather(-1, targets.clamp(min=0)) & (targets >= 0)  # (..., N + 1)
     first = open_target.int().argmax(dim=-1, keepdim=True)  # (..., 1)
     return torch.where(open_target.any(dim=-1), targets.gather(-1, first).squeeze(-1), 0)
@@ -188,6 +259,7 @@ def hull_loss(output: DecoderOutput, targets: torch.Tensor) -> torch.Tensor:
 
     Shapes: ``output.log_probs (B, T, N + 1)``, ``targets (B, N + 1)``; returns a scalar.
     """
+    ensure_type("output", output, DecoderOutput)
     B, T, width = output.log_probs.shape
     right = next_vertex(targets.unsqueeze(1).expand(B, T, width), output.available)  # (B, T)
     step_valid = output.available.any(dim=-1)  # (B, T): False once a sample has ended
@@ -198,7 +270,14 @@ def hull_loss(output: DecoderOutput, targets: torch.Tensor) -> torch.Tensor:
 
 def hull_metrics(pointers: torch.Tensor, batch: HullBatch) -> HullMetrics:
     """Accuracy, area coverage and invalid fraction of output ``pointers (B, T)`` (the end pointer
-    at ``N``, -1 after it) against ``batch``."""
+    at ``N``, -1 after it) against ``batch``.
+
+    ``TypeError`` unless ``pointers`` is an integer tensor and ``batch`` a :class:`HullBatch`;
+    ``ValueError`` naming ``pointers`` for another batch size or a pointer that is none of -1, the
+    end and a real point of its set.
+    """
+    ensure_type("batch", batch, HullBatch)
+    check_pointers(pointers, batch.lengths, end=batch.targets.shape[1] - 1)
     width = batch.targets.shape[1]
     steps = min(pointers.shape[1], width)
     padded = torch.full_like(batch.targets, -1)  # (B, N + 1)
@@ -223,6 +302,8 @@ def hull_metrics(pointers: torch.Tensor, batch: HullBatch) -> HullMetrics:
 
 def evaluate_hull(model: PointerNetwork, batch: HullBatch) -> HullMetrics:
     """Greedy-decoding metrics of ``model`` on ``batch``."""
+    ensure_type("model", model, PointerNetwork)
+    ensure_type("batch", batch, HullBatch)
     with evaluating(model):
         pointers = greedy_decode(model, batch.points, batch.lengths).pointers
     return hull_metrics(pointers, batch)

@@ -18,7 +18,7 @@ from torch import nn
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation, round_or_none
-from ponderlib.core.validation import check_choice, check_int, check_sizes
+from ponderlib.core.validation import check_choice, check_int, check_sizes, ensure_type
 from ponderlib.mechanisms.act import ACT, ACTOutput, check_act_settings
 from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, expected_ponder_steps
 from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses
@@ -165,22 +165,23 @@ def predict_parity(
 
     ACT predicts with its mean-field output after ``N(t)`` ponder steps. PonderNet predicts with
     ``y_n`` at the step where it halts (``halting_rule``: ``"sample"`` or ``"median"``, see
-    :meth:`PonderNet.infer`), computing nothing for samples that have halted.
+    :meth:`PonderNet.infer`), computing nothing for samples that have halted. ``TypeError`` for
+    another kind of model, or ``inputs`` that are not a tensor.
     """
+    ensure_type("model", model, (ACT, PonderNet))
     if isinstance(model, ACT):
         result = model(inputs)
         return act_logits(result), result.ponder_steps
-    if isinstance(model, PonderNet):
-        inference = model.infer(inputs, halting_rule=halting_rule, generator=generator)
-        return inference.output, inference.ponder_steps
-    raise ValueError(f"model must be an ACT or PonderNet parity model, got {type(model).__name__}")
+    inference = model.infer(inputs, halting_rule=halting_rule, generator=generator)
+    return inference.output, inference.ponder_steps
 
 
 @torch.no_grad()
 def evaluate_parity(
     model: ACT | PonderNet, batch: ParityBatch, halting_rule: str = "sample", generator: torch.Generator | None = None
 ) -> ParityEvaluation:
-    """Accuracy, ponder steps and halting distribution of a parity model on ``batch``."""
+    """Accuracy, ponder steps and halting distribution of a parity model on ``batch`` (a :class:`ParityBatch`)."""
+    ensure_type("batch", batch, ParityBatch)
     logits, ponder_steps = predict_parity(model, batch.inputs, halting_rule, generator)
     correct = (logits > 0) == batch.targets.bool()
     probs = model(batch.inputs).halting_probs
@@ -255,6 +256,7 @@ def evaluate_by_difficulty(
     with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`): two models scored with one
     ``seed`` see the same vectors.
     """
+    ensure_type("model", model, (ACT, PonderNet))
     difficulties = list(range(1, n_elems + 1)) if difficulties is None else list(difficulties)
     if not difficulties:
         raise ValueError("difficulties must hold at least one difficulty, got an empty sequence")

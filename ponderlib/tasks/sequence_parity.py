@@ -24,7 +24,7 @@ from torch import nn
 
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.stats import pearson_correlation, round_or_none
-from ponderlib.core.validation import check_sizes
+from ponderlib.core.validation import check_sizes, ensure_type
 from ponderlib.mechanisms.act import ACT, ACTRNN, check_act_settings
 from ponderlib.mechanisms.losses import ACTLoss
 from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
@@ -71,7 +71,9 @@ class SequenceConfig(TrainConfig):
 
 def sequence_loss(model: ACTRNN, batch: ParityBatch, loss: ACTLoss) -> torch.Tensor:
     """``mean BCE + tau * mean rho`` over samples and time steps (Graves eq. 12, averaged), with ``tau``
-    in ``loss`` (an :class:`~ponderlib.mechanisms.losses.ACTLoss`, built once per run)."""
+    in ``loss`` (an :class:`~ponderlib.mechanisms.losses.ACTLoss`, built once per run). ``TypeError``
+    unless ``batch`` is a :class:`~ponderlib.tasks.parity_data.ParityBatch`."""
+    ensure_type("batch", batch, ParityBatch)
     result = model(batch.inputs)
     logits = result.outputs.squeeze(2)  # (B, T)
     task = nn.functional.binary_cross_entropy_with_logits(logits, batch.targets)
@@ -111,7 +113,9 @@ class SequenceEvaluation:
 
 @torch.no_grad()
 def evaluate_act_sequence(model: ACTRNN, batch: ParityBatch) -> SequenceEvaluation:
-    """Accuracy and ``N(t)`` of ``model`` on ``batch`` (inputs ``(B, T, n_elems)``)."""
+    """Accuracy and ``N(t)`` of ``model`` on ``batch`` (a :class:`~ponderlib.tasks.parity_data.ParityBatch`
+    with inputs ``(B, T, n_elems)``)."""
+    ensure_type("batch", batch, ParityBatch)
     result = model(batch.inputs)
     correct = (result.outputs.squeeze(2) > 0) == batch.targets.bool()  # (B, T)
     return SequenceEvaluation(

@@ -22,8 +22,23 @@ from ponderlib.core.device import get_device
 from ponderlib.core.engine import TrainConfig, TrainResult, default, evaluating, option, run_training
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes
-from ponderlib.mechanisms.pointer import DECODERS, DecoderOutput, PointerNetwork, beam_search, greedy_decode
+from ponderlib.core.validation import (
+    check_choice,
+    check_fraction,
+    check_int,
+    check_rank,
+    check_sizes,
+    ensure_tensor,
+    ensure_type,
+)
+from ponderlib.mechanisms.pointer import (
+    DECODERS,
+    DecoderOutput,
+    PointerNetwork,
+    beam_search,
+    check_pointers,
+    greedy_decode,
+)
 
 VALUE_KINDS = ("int", "float")
 ORDERS = ("asc", "desc")
@@ -63,15 +78,19 @@ def sort_targets(
     """The stable sorting permutation ``pi`` and the sorted values, padded positions last.
 
     Args:
-        inputs: ``(B, N)`` values.
+        inputs: ``(B, N)`` values; NaN is refused at real positions (it has no place in an order),
+            and padded positions may hold anything.
         mask: ``(B, N)`` bool, True at real positions.
         order: ``"asc"`` or ``"desc"``.
-        check: check ``order`` (a training loop whose config was validated once passes False).
+        check: check the arguments (``TypeError`` for anything but tensors, ``ValueError`` for the
+            shapes, ``order`` and a NaN at a real position); a training loop whose config was
+            validated once and whose batches the library drew passes False.
 
     Returns:
         ``targets (B, N)`` int64 with -1 at padded steps, and ``sorted_values (B, N)`` with 0 there.
     """
     if check:
+        _check_values(inputs, mask)
         check_choice("order", order, ORDERS)
     keys = inputs if order == "asc" else -inputs
     keys = keys.masked_fill(~mask, float("inf"))  # padding sorts after every real value
@@ -79,6 +98,16 @@ def sort_targets(
     step_valid = torch.arange(inputs.shape[1], device=inputs.device) < mask.sum(dim=1, keepdim=True)  # (B, N)
     sorted_values = inputs.gather(1, targets).masked_fill(~step_valid, 0.0)  # (B, N)
     return targets.masked_fill(~step_valid, -1), sorted_values
+
+
+def _check_values(inputs: torch.Tensor, mask: torch.Tensor) -> None:
+    """Raise unless ``inputs`` and ``mask`` are ``(B, N)`` tensors, ``mask`` bool, and no real input is NaN."""
+    check_rank("inputs", inputs, 2, "(B, N)")
+    ensure_tensor("mask", mask, f" of shape {tuple(inputs.shape)}")
+    if mask.shape != inputs.shape or mask.dtype != torch.bool:
+        raise ValueError(f"mask must be a bool tensor of shape {tuple(inputs.shape)}, got {mask.dtype} {tuple(mask.shape)}")
+    if bool((torch.isnan(inputs) & mask).any()):
+        raise ValueError("inputs must not be NaN at a real position (mask True): NaN has no place in a sorted order")
 
 
 def sort_batch(
@@ -134,20 +163,40 @@ def sort_batch_from_arrays(
 ) -> SortBatch:
     """A :class:`SortBatch` from explicit arrays (for worked examples and tests).
 
-    Raises ``ValueError`` for an empty list or an empty array.
+    ``arrays``: a sequence of sequences of numbers (lists, arrays, tensors). Raises ``TypeError``
+    naming ``arrays`` (or ``arrays[i]``) for anything else, and ``ValueError`` for no array, an
+    empty array or a NaN (infinities sort as the largest or smallest values).
     """
-    if not arrays:
-        raise ValueError("arrays must hold at least one array, got []")
-    for index, array in enumerate(arrays):
+    rows = _as_rows(arrays)
+    if not rows:
+        raise ValueError("arrays must hold at least one array, got none")
+    for index, array in enumerate(rows):
         if len(array) == 0:
             raise ValueError(f"arrays[{index}] is empty; every array needs length >= 1")
+        if any(value != value for value in array):
+            raise ValueError(f"arrays[{index}] must not hold NaN: NaN has no place in a sorted order")
     device = get_device(device)
-    width = max(len(a) for a in arrays)
-    lengths = torch.tensor([len(a) for a in arrays], device=device)
-    inputs = torch.tensor([list(map(float, a)) + [0.0] * (width - len(a)) for a in arrays], device=device)
+    width = max(len(a) for a in rows)
+    lengths = torch.tensor([len(a) for a in rows], device=device)
+    inputs = torch.tensor([a + [0.0] * (width - len(a)) for a in rows], device=device)
     mask = torch.arange(width, device=device) < lengths.unsqueeze(1)
     targets, sorted_values = sort_targets(inputs, mask, order)
     return SortBatch(inputs=inputs, lengths=lengths, mask=mask, targets=targets, sorted_values=sorted_values)
+
+
+def _as_rows(arrays: object) -> list[list[float]]:
+    """``arrays`` as lists of floats, or ``TypeError`` naming ``arrays`` or the array that is not numbers."""
+    if isinstance(arrays, (str, bytes)) or not hasattr(arrays, "__len__"):
+        raise TypeError(f"arrays must be a sequence of arrays of numbers, got {type(arrays).__name__}")
+    rows = []
+    for index, array in enumerate(arrays):
+        if isinstance(array, (str, bytes)):
+            raise TypeError(f"arrays[{index}] must be a sequence of numbers, got {type(array).__name__}")
+        try:
+            rows.append([float(value) for value in array])
+        except (TypeError, ValueError):
+            raise TypeError(f"arrays[{index}] must be a sequence of numbers, got {type(array).__name__}") from None
+    return rows
 
 
 def oracle_choices(inputs: torch.Tensor, available: torch.Tensor, order: str = "asc") -> torch.Tensor:
@@ -159,14 +208,29 @@ def oracle_choices(inputs: torch.Tensor, available: torch.Tensor, order: str = "
 
     Args:
         inputs: ``(B, N)`` values. available: ``(B, N)`` bool (real and not yet chosen).
+        order: ``"asc"`` or ``"desc"``; anything else raises ``ValueError`` (rather than sorting
+            one way or the other).
 
     Returns:
         ``(B, N)`` bool; all False in a row with nothing available.
     """
-    fill = float("inf") if order == "asc" else float("-inf")
+    ensure_tensor("inputs", inputs)
+    ensure_tensor("available", available)
+    ascending = _ascending(order)
+    fill = float("inf") if ascending else float("-inf")
     remaining = inputs.masked_fill(~available, fill)  # (B, N)
-    best = remaining.amin(dim=1, keepdim=True) if order == "asc" else remaining.amax(dim=1, keepdim=True)  # (B, 1)
+    best = remaining.amin(dim=1, keepdim=True) if ascending else remaining.amax(dim=1, keepdim=True)  # (B, 1)
     return available & (remaining == best)
+
+
+def _ascending(order: str) -> bool:
+    """True for ``"asc"``, False for ``"desc"``, ``ValueError`` naming ``order`` otherwise: where a
+    function runs at every decoder step, the dispatch on ``order`` is its check."""
+    if order == "asc":
+        return True
+    if order == "desc":
+        return False
+    raise ValueError(f"order must be one of {', '.join(map(repr, ORDERS))}; got {order!r}")
 
 
 def sort_loss(output: DecoderOutput, inputs: torch.Tensor, lengths: torch.Tensor, order: str = "asc") -> torch.Tensor:
@@ -175,6 +239,8 @@ def sort_loss(output: DecoderOutput, inputs: torch.Tensor, lengths: torch.Tensor
 
     Shapes: ``output.log_probs (B, T, N)``, ``inputs (B, N)``, ``lengths (B,)``; returns a scalar.
     """
+    ensure_type("output", output, DecoderOutput)
+    ensure_tensor("lengths", lengths)
     B, T, N = output.log_probs.shape
     right = oracle_choices(inputs.unsqueeze(1).expand(B, T, N).reshape(B * T, N),
                            output.available.reshape(B * T, N), order).view(B, T, N)  # (B, T, N)
@@ -196,7 +262,14 @@ class SortMetrics:
 
 
 def sort_metrics(pointers: torch.Tensor, batch: SortBatch) -> SortMetrics:
-    """Metrics of output ``pointers (B, T)`` (-1 at padded steps) against ``batch``'s sorted values."""
+    """Metrics of output ``pointers (B, T)`` (-1 at padded steps) against ``batch``'s sorted values.
+
+    ``TypeError`` unless ``pointers`` is an integer tensor and ``batch`` a :class:`SortBatch`;
+    ``ValueError`` naming ``pointers`` for another batch size or a pointer that is neither -1 nor a
+    real position of its array.
+    """
+    ensure_type("batch", batch, SortBatch)
+    check_pointers(pointers, batch.lengths)
     valid = pointers >= 0  # (B, T)
     emitted = batch.inputs.gather(1, pointers.clamp(min=0))  # (B, T) value placed at each step
     right = (emitted == batch.sorted_values) & valid  # (B, T)
@@ -207,6 +280,8 @@ def sort_metrics(pointers: torch.Tensor, batch: SortBatch) -> SortMetrics:
 
 def evaluate_sort(model: PointerNetwork, batch: SortBatch, beam_width: int = 1) -> SortMetrics:
     """Greedy (``beam_width=1``) or beam-search metrics of ``model`` on ``batch``."""
+    ensure_type("model", model, PointerNetwork)
+    ensure_type("batch", batch, SortBatch)
     with evaluating(model):
         if beam_width == 1:
             pointers = greedy_decode(model, batch.inputs, batch.lengths).pointers
@@ -218,6 +293,8 @@ def evaluate_sort(model: PointerNetwork, batch: SortBatch, beam_width: int = 1) 
 def sort_teacher(inputs: torch.Tensor, order: str = "asc"):
     """The pointer network's teacher for sorting ``inputs (B, N)``: given the positions still
     available, the first right next position (:func:`oracle_choices`), ``(B,)`` int64."""
+    ensure_tensor("inputs", inputs)
+    _ascending(order)
 
     def right_next(available: torch.Tensor) -> torch.Tensor:
         return oracle_choices(inputs, available, order).float().argmax(dim=-1)
