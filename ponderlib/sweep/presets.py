@@ -123,6 +123,11 @@ required depth does not depend on where it stands) with chains of up to 4 hops, 
 steps (the fixed depth: 3 applications), scored after training on 512 programs as trained, up to 20
 assignments, and up to 20 assignments with chains of up to 7 hops."""
 
+DEEP_START = -3.0
+"""The halting unit's initial bias of a *deep start* (Sapunov 2026): ``sigmoid(-3) = 0.05``, so a
+position first ponders up to the cap and the ponder cost then shortens it; Graves' bias of 1 starts
+at about 2 steps."""
+
 CHAPTER_4_LIVE_UPDATES = 800
 """Chapter 4's live budget on a CPU, in training updates: where ACT has learnt the task in most seeds."""
 
@@ -259,46 +264,60 @@ PRESETS: dict[str, Preset] = {
     "ut-chains-live": Preset(
         description=(
             "Chapter 4's live runs over 20 seeds: the Universal Transformer with ACT (tau 0.01), PonderNet "
-            "(lambda_p 0.3) and a fixed depth of 3 on shuffled assignment chains, 800 training updates; "
-            "accuracy and ponder steps at every required depth, on longer programs and on deeper chains "
-            "than trained."
+            "(lambda_p 0.3) and a fixed depth of 3 on shuffled assignment chains, 800 training updates, the "
+            "halting unit's bias starting at 1 (Graves) or at -3 (a deep start); accuracy and ponder steps at "
+            "every required depth, on longer programs and on deeper chains than trained."
         ),
         task="chains",
-        grid={"method": ["act", "fixed", "pondernet"]},
+        grid={"method": ["act", "fixed", "pondernet"], "halting_bias_init": [1.0, DEEP_START]},
         fixed=CHAPTER_4_CHAINS,
         seeds=LIVE_SEEDS,
         max_updates=CHAPTER_4_LIVE_UPDATES,
     ),
     "ut-chains-tau-live": Preset(
-        description="Chapter 4's tau runs over 20 seeds: the Universal Transformer with ACT at tau = 0.001, 0.01, 0.05.",
+        description=(
+            "Chapter 4's tau runs over 20 seeds: the Universal Transformer with ACT (a deep start) at tau = "
+            "0.001, 0.01, 0.05."
+        ),
         task="chains",
         grid={"tau": [1e-3, 1e-2, 5e-2]},
-        fixed={**CHAPTER_4_CHAINS, "method": "act"},
+        fixed={**CHAPTER_4_CHAINS, "method": "act", "halting_bias_init": DEEP_START},
         seeds=LIVE_SEEDS,
         max_updates=CHAPTER_4_LIVE_UPDATES,
     ),
     "ut-chains-depth": Preset(
         description=(
             "Chapter 4's evidence at convergence (3000 training updates), 10 seeds: ACT, PonderNet-style "
-            "halting and a fixed depth of 3 on assignment chains written in topological order (a position's "
-            "depth at most its index) and shuffled (depth independent of position); the distribution of "
-            "ponder steps at every required depth, their correlation with depth within each position, and "
-            "PonderNet's correlation on executed and on expected steps."
+            "halting and a fixed depth of 3 on shuffled assignment chains (depth independent of position), "
+            "the halting unit's bias starting at 1 (Graves) or -3 (a deep start); the distribution of ponder "
+            "steps at every required depth, and PonderNet's correlation on executed and on expected steps."
         ),
         task="chains",
-        grid={"order": ["shuffled", "topological"], "method": ["act", "fixed", "pondernet"]},
-        fixed={k: v for k, v in CHAPTER_4_CHAINS.items() if k != "order"},
+        grid={"method": ["act", "fixed", "pondernet"], "halting_bias_init": [1.0, DEEP_START]},
+        fixed=CHAPTER_4_CHAINS,
+        seeds=list(range(10)),
+        max_updates=CHAPTER_4_CONVERGED_UPDATES,
+    ),
+    "ut-chains-topological": Preset(
+        description=(
+            "Chapter 4's confound at convergence (3000 training updates), 10 seeds: ACT and PonderNet-style "
+            "halting on assignment chains written in topological order (a position's depth at most its "
+            "index), for the correlation of ponder steps with depth within each position."
+        ),
+        task="chains",
+        grid={"method": ["act", "pondernet"]},
+        fixed={**CHAPTER_4_CHAINS, "order": "topological"},
         seeds=list(range(10)),
         max_updates=CHAPTER_4_CONVERGED_UPDATES,
     ),
     "ut-chains-fixed-depths": Preset(
         description=(
             "Chapter 4's compute ablation at convergence (3000 training updates), 10 seeds: the fixed-depth "
-            "Universal Transformer applying its block 1, 2, 4, 5 or 6 times on shuffled assignment chains "
+            "Universal Transformer applying its block 1, 2, 4 or 6 times on shuffled assignment chains "
             "(3 times: ut-chains-depth), for accuracy at every required depth against compute per position."
         ),
         task="chains",
-        grid={"fixed_depth": [1, 2, 4, 5, 6]},
+        grid={"fixed_depth": [1, 2, 4, 6]},
         fixed={**{k: v for k, v in CHAPTER_4_CHAINS.items() if k != "fixed_depth"}, "method": "fixed"},
         seeds=list(range(10)),
         max_updates=CHAPTER_4_CONVERGED_UPDATES,

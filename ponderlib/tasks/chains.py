@@ -35,6 +35,7 @@ from ponderlib.core.engine import PonderingResult, TrainConfig, default, option,
 from ponderlib.core.stats import pearson_correlation, round_or_none, within_group_correlation
 from ponderlib.core.validation import (
     check_choice,
+    check_finite,
     check_int,
     check_sizes,
 )
@@ -181,7 +182,9 @@ class ChainsModel(nn.Module):
 def build_chains_model(config: ChainsConfig) -> ChainsModel:
     """The model ``config`` names; every method has the same block and read-out (the fixed depth
     applies it ``config.depth`` times)."""
-    encoder = UniversalTransformer(config.d_model, config.heads, config.d_transition, config.depth, config.method, config.eps)
+    encoder = UniversalTransformer(
+        config.d_model, config.heads, config.d_transition, config.depth, config.method, config.eps, config.halting_bias_init
+    )
     return ChainsModel(encoder, config.n_names)
 
 
@@ -369,6 +372,9 @@ class ChainsConfig(TrainConfig):
     order: str = option("topological", "assignments after the one they read, or shuffled (depth independent of position)", choices=ORDERS)
     tau: float = option(0.01, "ACT's time penalty, >= 0")
     eps: float = option(0.01, "ACT's halting slack, in [0, 1)")
+    halting_bias_init: float = option(
+        1.0, "initial bias of the halting unit (1, as Graves: about 2 ponder steps at first; -3: the cap at first)"
+    )
     lambda_p: float = option(0.3, "PonderNet's geometric prior parameter, in (0, 1]")
     beta: float = option(0.01, "PonderNet's KL weight, >= 0")
     kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse", choices=KL_DIRECTIONS)
@@ -399,6 +405,7 @@ class ChainsConfig(TrainConfig):
         check_int("test_max_len", self.test_max_len, minimum=self.max_len, maximum=self.n_names)
         check_int("test_max_depth", self.test_max_depth, minimum=self.max_depth)
         check_act_settings(self.tau, self.eps)
+        check_finite("halting_bias_init", self.halting_bias_init)
         check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)
         super().validate()
 
