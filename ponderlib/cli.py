@@ -28,13 +28,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
+import re
 import sys
 import textwrap
 import types
 import typing
 from collections.abc import Sequence
+from pathlib import Path
 
+from ponderlib.core.engine import SEED_MAX, progress_enabled, short
 from ponderlib.sweep import (
     EXECUTORS,
     PRESETS,
@@ -46,14 +48,20 @@ from ponderlib.sweep import (
     summarize,
     sweep,
 )
+from ponderlib.sweep.results import check_regular
+from ponderlib.sweep.spec import MAX_RUNS
 from ponderlib.tasks.registry import TASKS, Task, get_task
+
+MESSAGE_MAX = 600
+"""The longest error message the command prints: one line, values cut (an error never prints an
+unbounded value)."""
 
 
 class _OneLineErrorParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose errors are one line on stderr (no usage block), exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {short(' '.join(message.split()), MESSAGE_MAX)}\n")
 
 
 def _field_type(config_class: type, field: dataclasses.Field) -> tuple[type, bool]:
@@ -104,7 +112,7 @@ def config_from_arguments(config_class: type, args: argparse.Namespace, **extra)
 
 
 def _run_training(task: Task, args: argparse.Namespace) -> dict:
-    config = config_from_arguments(task.config, args, progress=not args.quiet)
+    config = config_from_arguments(task.config, args, progress=_progress(args))
     return task.train(config).summary()
 
 
@@ -148,14 +156,55 @@ def _field_values(config_class: type, text: str, flag: str) -> tuple[str, list]:
 
 
 def _parse_seeds(text: str) -> list[int]:
-    """``0,1,2`` or ``0-9`` (or both: ``0-4,10``) as a list of seeds."""
-    seeds = []
+    """``0,1,2`` or ``0-9`` (or both: ``0-4,10``) as a list of seeds, each at most
+    :data:`~ponderlib.core.engine.SEED_MAX`, at most :data:`~ponderlib.sweep.spec.MAX_RUNS` of them
+    (counted before any list is built)."""
+    parts = []
     for part in text.split(","):
-        first, dash, last = part.strip().partition("-")
-        if not first.isdigit() or (dash and not (last.isdigit() and int(last) >= int(first))):
-            raise ValueError(f"--seeds takes integers >= 0 and ranges, as 0,1,2 or 0-9; got {text!r}")
-        seeds.extend(range(int(first), int(last or first) + 1))
-    return seeds
+        match = re.fullmatch(r"\s*([0-9]{1,30})\s*(?:-\s*([0-9]{1,30})\s*)?", part)
+        if match is None or (match[2] and int(match[2]) < int(match[1])):
+            raise ValueError(f"--seeds takes integers >= 0 and ranges, as 0,1,2 or 0-9; got {short(repr(text))}")
+        first, last = int(match[1]), int(match[2] or match[1])
+        if last > SEED_MAX:
+            raise ValueError(f"--seeds: a seed is at most {SEED_MAX} (torch's 64-bit seed range), got {last}")
+        parts.append(range(first, last + 1))
+    count = sum(map(len, parts))
+    if count > MAX_RUNS:
+        raise ValueError(f"--seeds {short(text)} gives {count:,} seeds; a sweep runs at most {MAX_RUNS:,} runs")
+    return [seed for part in parts for seed in part]
+
+
+def _summary_of(path: str) -> dict:
+    """What ``--summary FILE`` prints: ``FILE`` must be a results file holding at least one record."""
+    if not check_regular(Path(path)):
+        raise ValueError(f"--summary {short(repr(path))}: no such results file")
+    records = load_results(path)
+    if not records:
+        raise ValueError(f"--summary {short(repr(path))} holds no sweep record")
+    return {"results": path, "runs": len(records), "summary": summarize(records)}
+
+
+def _command_line_fields(config_class: type, args: argparse.Namespace) -> tuple[dict, dict]:
+    """``--set`` as fixed fields and ``--grid`` as grid fields; a field given twice on the command line
+    (in two ``--grid``, two ``--set``, or both) is an error, not the last one winning."""
+    given: dict[str, str] = {}
+    fixed, grid = {}, {}
+    for flag, texts in (("--set", args.set), ("--grid", args.grid)):
+        for text in texts:
+            name, values = _field_values(config_class, text, flag)
+            if name in given:
+                raise ValueError(
+                    f"{flag} {name} is given twice ({given[name]} {name} too): give it once"
+                    + (f", with all its values in one --grid {name}=V1,V2" if flag == given[name] == "--grid" else "")
+                )
+            given[name] = flag
+            if flag == "--set" and len(values) != 1:
+                raise ValueError(f"--set takes one value, got {short(repr(text))}; --grid takes several")
+            if flag == "--set":
+                fixed[name] = values[0]
+            else:
+                grid[name] = values
+    return fixed, grid
 
 
 def _run_sweep(args: argparse.Namespace) -> dict:
@@ -163,39 +212,23 @@ def _run_sweep(args: argparse.Namespace) -> dict:
         given = [flag for flag in ("task", "spec", "preset", "grid", "set", "seeds", "results") if getattr(args, flag)]
         if given:
             raise ValueError(f"--summary FILE only prints a results file's summary; drop {given[0]!r}")
-        if not os.path.isfile(args.summary):
-            raise ValueError(f"--summary {args.summary!r}: no such results file")
-        records = load_results(args.summary)
-        if not records:
-            raise ValueError(f"--summary {args.summary!r} holds no sweep record")
-        return {"results": args.summary, "runs": len(records), "summary": summarize(records)}
+        return _summary_of(args.summary)
     sources = [flag for flag, value in (("TASK", args.task), ("--spec", args.spec), ("--preset", args.preset)) if value]
     if len(sources) != 1:
         raise ValueError(f"give one of TASK, --spec FILE, --preset NAME (or --summary FILE); got {' and '.join(sources) or 'none'}")
     if args.results is None:
         raise ValueError("--results FILE is required: finished runs are appended to it")
     spec = load_spec(args.spec) if args.spec else PRESETS[args.preset].spec() if args.preset else SweepSpec(args.task, {}, [])
-    config_class = get_task(spec.task).config
-    grid, fixed = dict(spec.grid), dict(spec.fixed)
-    for text in args.set:
-        name, values = _field_values(config_class, text, "--set")
-        if len(values) != 1:
-            raise ValueError(f"--set takes one value, got {text!r}; --grid takes several")
-        fixed[name] = values[0]
-        grid.pop(name, None)
-    gridded: set[str] = set()
-    for text in args.grid:
-        name, values = _field_values(config_class, text, "--grid")
-        if name in gridded:
-            raise ValueError(f"--grid {name} is given twice: give all its values in one --grid {name}=V1,V2")
-        gridded.add(name)
-        grid[name] = values
-        fixed.pop(name, None)
+    set_here, grid_here = _command_line_fields(get_task(spec.task).config, args)
+    # The command line overrides the spec or preset: a field it sets leaves the spec's grid, and one it
+    # grids leaves the spec's fixed fields.
+    fixed = {name: value for name, value in spec.fixed.items() if name not in grid_here} | set_here
+    grid = {name: values for name, values in spec.grid.items() if name not in set_here} | grid_here
     seeds = spec.seeds if args.seeds is None else _parse_seeds(args.seeds)
     try:
         report = sweep(
             spec.task, grid, seeds, args.results, fixed=fixed, executor=args.executor, workers=args.workers,
-            address=args.address, num_gpus=args.num_gpus, progress=not args.quiet,
+            address=args.address, num_gpus=args.num_gpus, progress=_progress(args),
         )
     except KeyboardInterrupt:
         sys.stderr.write(f"interrupted: the finished runs are in {args.results}; run the same command again to resume\n")
@@ -204,6 +237,11 @@ def _run_sweep(args: argparse.Namespace) -> dict:
         "results": args.results, "runs": report.runs, "skipped": report.skipped, "finished": report.finished,
         "summary": summarize(report.records),
     }
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    """Whether to show progress bars: not with ``--quiet``, else as ``PONDERLIB_PROGRESS`` says (unset: yes)."""
+    return not args.quiet and progress_enabled(None)
 
 
 def _show_sweep(output: dict, as_json: bool) -> None:
@@ -279,8 +317,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        progress_enabled(None)  # a PONDERLIB_PROGRESS this does not understand is an error, whatever the command
         output = args.run(args)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         parser.error(str(exc))
     except SweepIncomplete as exc:
         parser.exit(1, f"{parser.prog}: {exc}\n")

@@ -27,6 +27,7 @@ matplotlib.use("Agg")
 import pytest
 
 from ponderlib import cli
+from ponderlib.core import engine
 from ponderlib.core.engine import start_run
 from ponderlib.figures import style
 from ponderlib.figures.sweep import plot_sweep
@@ -143,15 +144,16 @@ def test_the_plan_is_one_checked_config_per_point_and_seed():
 
 @pytest.fixture
 def validations(monkeypatch) -> list[int]:
-    """The ids of the parity configs validated (by :meth:`ParityConfig.validate`) while a test runs."""
+    """The ids of the parity configs validated while a test runs (by :meth:`TrainConfig.validate_once`,
+    whose first check is :func:`~ponderlib.core.engine.check_field_types`, then ``validate``)."""
     validated: list[int] = []
-    checks = ParityConfig.validate
+    checks = engine.check_field_types
 
     def counted(config: ParityConfig) -> None:
         validated.append(id(config))
         checks(config)
 
-    monkeypatch.setattr(ParityConfig, "validate", counted)
+    monkeypatch.setattr(engine, "check_field_types", counted)
     return validated
 
 
@@ -201,7 +203,7 @@ def test_a_config_changed_after_validation_is_validated_again(validations, name,
         ({"grid": {}}, "grid must be a non-empty mapping"),
         ({"grid": {"tau": []}}, "grid['tau'] must be a non-empty list"),
         ({"grid": {"tau": 0.1}}, "grid['tau'] must be a non-empty list"),
-        ({"grid": {"tau": [0.1, 0.1]}}, "grid['tau'] lists 0.1 more than once"),
+        ({"grid": {"tau": [0.1, 0.1]}}, "grid['tau'] must be distinct: it lists 0.1 more than once"),
         ({"grid": {"colour": ["red"]}}, "grid names 'colour', which is not a field of ParityConfig"),
         ({"grid": {"seed": [1, 2]}}, "grid must not set 'seed'"),
         ({"grid": {"device": ["cpu"]}}, "grid must not vary 'device'"),
@@ -211,7 +213,7 @@ def test_a_config_changed_after_validation_is_validated_again(validations, name,
         ({"fixed": {"n_elems": 3, "min_nonzero": 4}}, "min_nonzero must be an integer in [1, 3], got 4"),
         ({"seeds": []}, "seeds must be a non-empty list"),
         ({"seeds": [0, 0]}, "seeds must be distinct"),
-        ({"seeds": [-1]}, "seed must be an integer >= 0, got -1"),
+        ({"seeds": [-1]}, "seed must be an integer in [0, 9223372036854775807], got -1"),
         ({"executor": "threads"}, "executor must be one of 'inprocess', 'pool', 'ray'; got 'threads'"),
         ({"executor": "pool", "workers": 0}, "workers must be an integer >= 1, got 0"),
         ({"workers": 2}, "workers applies to executor='pool' or 'ray'"),

@@ -13,11 +13,14 @@ or a slow machine; ``max_seconds`` exists only as a safety net.
 
 from __future__ import annotations
 
+import numbers
 import os
 import time
+import typing
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, astuple, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field, fields
+from functools import cache
 from typing import Any
 
 import torch
@@ -50,6 +53,58 @@ def progress_enabled(progress: bool | None) -> bool:
     if value not in PROGRESS_VALUES:
         raise ValueError(f"{PROGRESS_VARIABLE} must be one of {', '.join(PROGRESS_VALUES)}, got {value[:40]!r}")
     return PROGRESS_VALUES[value]
+
+
+SEED_MAX = 2**63 - 1
+"""The largest seed a run takes: a seed plus its streams' offsets (:data:`~ponderlib.core.seeds.STREAMS`)
+must fit ``torch.manual_seed``'s 64-bit range."""
+
+FIELD_KINDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+"""The scalar types a config field may have, as an error names them."""
+
+
+def short(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters (``...`` marks the cut): an error message never prints an
+    unbounded value."""
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
+
+
+def _accepts(kind: type, value: Any) -> bool:
+    """Whether ``value`` is of a config field's scalar ``kind`` (a bool is not a number here; an
+    integer is a float's value)."""
+    if kind is bool:
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if kind is int:
+        return isinstance(value, numbers.Integral)
+    if kind is float:
+        return isinstance(value, numbers.Real)
+    return isinstance(value, kind)
+
+
+@cache
+def _field_kinds(config_class: type) -> dict[str, tuple[type, bool]]:
+    """Each field of ``config_class`` whose type is a scalar of :data:`FIELD_KINDS`: its type and
+    whether it may be None (``int | None``)."""
+    hints = typing.get_type_hints(config_class)
+    kinds = {}
+    for item in fields(config_class):
+        args = typing.get_args(hints[item.name]) or (hints[item.name],)
+        scalar = [arg for arg in args if arg is not type(None)]
+        if len(scalar) == 1 and scalar[0] in FIELD_KINDS:
+            kinds[item.name] = (scalar[0], len(args) > len(scalar))
+    return kinds
+
+
+def check_field_types(config: TrainConfig) -> None:
+    """Raise ``ValueError`` naming the first field of ``config`` whose value is not of the field's type
+    (``bidirectional="no"`` for a bool field, ``tau="0.1"`` for a float one)."""
+    for name, (kind, optional) in _field_kinds(type(config)).items():
+        value = getattr(config, name)
+        if not (_accepts(kind, value) or (optional and value is None)):
+            allowed = FIELD_KINDS[kind] + (" or None" if optional else "")
+            raise ValueError(f"{name} must be {allowed}, got {short(repr(value))} ({type(value).__name__})")
 
 
 def option(default, help: str, choices: tuple | None = None):
@@ -108,13 +163,14 @@ class TrainConfig:
         if self.target_accuracy is None and self.max_updates is None and self.max_seconds is None:
             raise ValueError("set at least one of target_accuracy, max_updates, max_seconds, or training never stops")
         check_sizes(eval_every=self.eval_every, eval_size=self.eval_size)
-        check_int("seed", self.seed, minimum=0)
+        check_int("seed", self.seed, minimum=0, maximum=SEED_MAX)
         if self.threads is not None:
             check_int("threads", self.threads, minimum=1)
         get_device(self.device)
 
     def validate_once(self) -> None:
-        """:meth:`validate`, unless this config was already validated with the values it has now.
+        """:func:`check_field_types` and :meth:`validate`, unless this config was already validated
+        with the values it has now.
 
         It records the values it validated on the config (``_validated``, a slot, not a field: not in
         ``fields``, ``asdict``, ``vars`` or :meth:`to_dict`, so not in a run's key; pickled with the
@@ -124,6 +180,7 @@ class TrainConfig:
         """
         values = self._field_values()
         if getattr(self, "_validated", None) != values:
+            check_field_types(self)
             self.validate()
             object.__setattr__(self, "_validated", values)
 

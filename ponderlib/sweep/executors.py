@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import socket
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import torch
 
-from ponderlib.core.engine import TrainConfig
+from ponderlib.core.engine import TrainConfig, short
 from ponderlib.core.validation import check_choice, check_int, check_non_negative
 from ponderlib.sweep.spec import Run
 
@@ -31,6 +33,18 @@ EXECUTORS = ("inprocess", "pool", "ray")
 GPU_SHARE = 0.25
 """The share of a GPU each Ray task asks for when CUDA is available and ``num_gpus`` is not given:
 the book's models are small, so four runs share one GPU."""
+
+RAY_CONNECT_SECONDS = 5.0
+"""How long a sweep waits for a Ray cluster's address (``address``, ``RAY_ADDRESS``, or the cluster
+``ray start`` recorded) to answer before it gives up with an error: an address where nothing listens,
+or something that is not a Ray cluster, fails in at most this long instead of Ray's minutes of retries."""
+
+RAY_WAIT_SECONDS = 0.5
+"""How long a sweep on Ray waits for a run at a time before it checks again, so Ctrl-C ends it promptly."""
+
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+"""What a gRPC client sends first (HTTP/2's preface and an empty SETTINGS frame): a Ray cluster's
+GCS (a gRPC server) answers with a SETTINGS frame of its own."""
 
 Finish = Callable[[Run, dict], None]
 """``finish(run, summary)``: a run ended; ``summary`` is its result's summary."""
@@ -55,10 +69,72 @@ def check_executor(executor: str, workers: int | None, address: str | None, num_
 
 
 def check_ray_connection(address: str | None, workers: int | None) -> None:
-    """Raise ``ValueError`` if this process is already connected to Ray and ``address`` or ``workers``
-    asks for another cluster (or Ray is not installed)."""
-    if _import_ray().is_initialized() and (address, workers) != (None, None):
-        raise ValueError("this process is already connected to Ray: leave address and workers unset to use that connection")
+    """Raise ``ValueError`` if Ray is not installed; if this process is already connected to Ray and
+    ``address`` or ``workers`` asks for another cluster; or if the cluster to connect to (``address``,
+    else ``RAY_ADDRESS``, else the one ``ray start`` recorded; none: a local one is started) is not a
+    valid address, or does not answer like a Ray cluster within :data:`RAY_CONNECT_SECONDS`."""
+    ray = _import_ray()
+    if ray.is_initialized():
+        if (address, workers) != (None, None):
+            raise ValueError("this process is already connected to Ray: leave address and workers unset to use that connection")
+        return
+    target = _cluster_address(address)
+    if target is not None:
+        _check_answers(address, target)
+
+
+def _cluster_address(address: str | None) -> str | None:
+    """The ``host:port`` Ray will connect to for ``address``, as Ray resolves it; None when it will start
+    a local cluster."""
+    if address is not None and address.startswith("ray://"):
+        return address.removeprefix("ray://")  # the Ray Client server, also gRPC
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+    except ImportError:  # another Ray: take the address as given
+        return address if address not in (None, "auto") else None
+    try:
+        return canonicalize_bootstrap_address(address)
+    except ValueError as exc:
+        raise ValueError(f"{_named(address)} is not a Ray cluster's address ({short(str(exc))}): give auto or HOST:PORT") from None
+    except ConnectionError as exc:
+        raise ValueError(f"{_named(address)}: {short(str(exc), 200)}") from None
+
+
+def _named(address: str | None, target: str = "") -> str:
+    """Where the address to connect to came from, as an error names it."""
+    if address is not None:
+        return f"address={short(repr(address))}"
+    if os.environ.get("RAY_ADDRESS"):
+        return f"RAY_ADDRESS={short(repr(os.environ['RAY_ADDRESS']))}"
+    return f"the Ray cluster recorded by ray start ({short(target)})"
+
+
+def _check_answers(address: str | None, target: str) -> None:
+    """Raise ``ValueError`` unless a gRPC server (a Ray cluster's GCS) answers at ``target`` within
+    :data:`RAY_CONNECT_SECONDS`. The probe runs in a thread, so a name lookup that hangs hangs only it."""
+    host, _, port = target.rpartition(":")
+    where = _named(address, target)
+    if not host or not port.isdigit():
+        raise ValueError(f"{where} is not a Ray cluster's address: give auto or HOST:PORT")
+    outcome: list[str] = []
+
+    def probe() -> None:
+        try:
+            with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS) as connection:
+                connection.sendall(HTTP2_PREFACE)
+                answer = connection.recv(9)
+            outcome.append("" if len(answer) == 9 and answer[3] == 4 else "it does not answer like a Ray cluster")
+        except TimeoutError:
+            outcome.append(f"no answer within {RAY_CONNECT_SECONDS:g} s")
+        except (OSError, ValueError, OverflowError) as exc:
+            outcome.append(short(str(getattr(exc, "strerror", None) or exc), 120))
+
+    thread = threading.Thread(target=probe, name="ray-address-probe", daemon=True)
+    thread.start()
+    thread.join(RAY_CONNECT_SECONDS + 1)
+    problem = outcome[0] if outcome else f"no answer within {RAY_CONNECT_SECONDS:g} s"
+    if problem:
+        raise ValueError(f"{where}: no Ray cluster there ({problem}); start one (ray start --head) or give its address")
 
 
 def execute(
@@ -123,7 +199,10 @@ def _execute_ray(
     ray = _import_ray()
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, num_cpus=workers if address is None else None, include_dashboard=False)
+        try:
+            ray.init(address=address, num_cpus=workers if address is None else None, include_dashboard=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ValueError(f"Ray did not start or connect (address={short(repr(address))}): {short(str(exc), 200)}") from None
     if num_gpus is None:
         num_gpus = GPU_SHARE if torch.cuda.is_available() else 0
     remote = ray.remote(num_cpus=1, num_gpus=num_gpus)(_run_one)
@@ -131,13 +210,14 @@ def _execute_ray(
     waiting = list(refs)
     try:
         while waiting:
-            (ref,), waiting = ray.wait(waiting, num_returns=1)
-            try:
-                summary = ray.get(ref)
-            except ray.exceptions.RayError as exc:  # the run raised (its error is the cause), or its worker died
-                fail(refs[ref], getattr(exc, "cause", None) or exc)
-            else:
-                finish(refs[ref], summary)
+            ready, waiting = ray.wait(waiting, num_returns=1, timeout=RAY_WAIT_SECONDS)
+            for ref in ready:
+                try:
+                    summary = ray.get(ref)
+                except ray.exceptions.RayError as exc:  # the run raised (its error is the cause), or its worker died
+                    fail(refs[ref], getattr(exc, "cause", None) or exc)
+                else:
+                    finish(refs[ref], summary)
     finally:
         for ref in waiting:
             ray.cancel(ref, force=True)

@@ -18,7 +18,11 @@ Running the same sweep again skips every run whose key is already in the file, s
 short by a killed writer (the beginning of a JSON object) is dropped, but only when the next record is
 written: a call that finishes no run leaves the file byte for byte as it was, and a file that is not a
 results file is refused, never repaired. One sweep writes to a results file at a time: the appender
-holds an exclusive lock on it (``flock``), and a second sweep on the same file is refused.
+holds an exclusive lock on the file itself (``flock``; no lock file beside it), and a second sweep on
+the same file is refused. A sweep that creates the file and finishes no run removes it again (one
+killed outright, by ``SIGKILL``, before its first run ended may leave it empty: an empty results file).
+A path that is not a regular file (a folder, a pipe, a device) or is a link to a missing file is
+refused before it is opened.
 """
 
 from __future__ import annotations
@@ -38,6 +42,19 @@ except ImportError:  # not POSIX: no lock (one sweep per results file is then up
 RECORD_KEYS = ("task", "point", "seed", "config", "summary")
 """The keys of every record in a results file."""
 
+RECORD_TYPES = {"task": str, "point": dict, "seed": int, "config": dict, "summary": dict}
+"""The JSON type of each of :data:`RECORD_KEYS` (the seed an integer, not a bool)."""
+
+RECORD_START = b'{"task": '
+"""How every record's line begins (a record is written as ``json.dumps`` of a dict whose first key is
+``task``). A last line that does not parse as JSON is a record cut short by a killed writer, and
+dropped when the next record is written, only if it begins so (or is a beginning of it)."""
+
+
+OPEN_ATTEMPTS = 5
+"""How often :meth:`ResultsAppender.open` opens the path afresh when the file it locked was removed
+meanwhile (by a sweep that created it, finished nothing and removed it)."""
+
 
 def run_key(task: str, config: Mapping[str, Any]) -> str:
     """A run's identity: its task name and its whole config dict (seed included), as canonical JSON."""
@@ -48,39 +65,74 @@ def load_results(path: str | os.PathLike) -> list[dict]:
     """The records of a results file, in the order they were written (``[]`` if there is no file).
 
     A last line cut short (its writer was killed mid-line) is left out; any other line that is not a
-    record raises ``ValueError`` naming the file and the line.
+    record raises ``ValueError`` naming the file and the line, as does a path that is not a regular
+    file or a link to a missing file.
     """
-    return read_results(Path(path))[0]
+    path = Path(path)
+    if not check_regular(path):
+        return []
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise ValueError(f"results file {str(path)!r} cannot be read: {exc.strerror}") from None
+    try:
+        _check_open_regular(path, fd)
+        return parse_results(path, _read_all(fd))[0]
+    finally:
+        os.close(fd)
 
 
-def read_results(path: Path) -> tuple[list[dict], int, bool]:
-    """What a sweep needs to resume ``path``: the records; the length in bytes of the file up to its
-    last newline; whether the text after that newline is a whole record (written, but its newline was
-    not).
+def check_regular(path: Path, what: str = "results file") -> bool:
+    """Whether ``path`` exists, without opening it (so a pipe cannot block the call).
 
-    Raises ``ValueError`` when ``path`` is not a regular file, or holds a line that is not a record:
-    any line but the last, or a last line that is not the beginning of a JSON object (a record cut short
-    by a killed writer is ``{...`` up to where it stopped)."""
-    if not path.exists():
-        return [], 0, False
-    _check_regular(path)
-    data = path.read_bytes()
+    Raises ``ValueError`` naming ``what`` when it exists but is not a regular file (a folder, a pipe, a
+    device), is a link to a missing file, or cannot be looked at."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise ValueError(f"{what} {str(path)!r} is a link to a missing file: give a file, or remove the link") from None
+        return False
+    except OSError as exc:
+        raise ValueError(f"{what} {str(path)!r} cannot be read: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{what} {str(path)!r} is not a regular file (a folder, a pipe or a device): give a file")
+    return True
+
+
+def _check_open_regular(path: Path, fd: int) -> None:
+    """What :func:`check_regular` checked, again on the opened file (the path may have changed since)."""
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        raise ValueError(f"results file {str(path)!r} is not a regular file (a folder, a pipe or a device): give a file")
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.pread(fd, 1 << 20, sum(map(len, chunks))):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_results(path: Path, data: bytes) -> tuple[list[dict], int, bool]:
+    """What a sweep needs to resume from the bytes ``data`` of the results file ``path``: the records;
+    the length in bytes of the file up to its last newline, or of the whole file when its last line is
+    a whole record; whether that last line is a whole record (written, but its newline was not).
+
+    Raises ``ValueError`` naming ``path`` and the line when a line is not a record: any line but the
+    last, or a last line that is valid JSON but not a record, or that does not begin as every record
+    does (:data:`RECORD_START`): only a record cut short by a killed writer is let through, to be
+    dropped."""
     *lines, tail = data.split(b"\n")
     records = [_parse_record(path, number, line) for number, line in enumerate(lines, start=1) if line.strip()]
     if not tail.strip():
         return records, len(data), False
     try:
-        records.append(_parse_record(path, len(lines) + 1, tail))
-    except ValueError:
-        if not tail.lstrip().startswith(b"{"):
-            raise
-        return records, len(data) - len(tail), False
+        json.loads(tail)
+    except (ValueError, RecursionError):
+        if tail.startswith(RECORD_START) or RECORD_START.startswith(tail):
+            return records, len(data) - len(tail), False  # a record cut short
+    records.append(_parse_record(path, len(lines) + 1, tail))
     return records, len(data), True
-
-
-def _check_regular(path: Path) -> None:
-    if not stat.S_ISREG(path.stat().st_mode):
-        raise ValueError(f"results file {str(path)!r} is not a regular file (a folder, a pipe or a device): give a file")
 
 
 def _parse_record(path: Path, number: int, line: bytes) -> dict:
@@ -90,13 +142,14 @@ def _parse_record(path: Path, number: int, line: bytes) -> dict:
         record = None
     if not (
         isinstance(record, dict)
-        and all(key in record for key in RECORD_KEYS)
-        and isinstance(record["config"], dict)
-        and isinstance(record["summary"], dict)
+        and all(
+            isinstance(record.get(key), kind) and not isinstance(record.get(key), bool) for key, kind in RECORD_TYPES.items()
+        )
     ):
         raise ValueError(
-            f"results file {str(path)!r}, line {number}: not a sweep record (a JSON object with "
-            f"{', '.join(RECORD_KEYS)}); fix or remove that line, or give another results file"
+            f"results file {str(path)!r}, line {number}: not a sweep record (a JSON object with task, a "
+            "string; point, a mapping; seed, an integer; config and summary, mappings); fix or remove that "
+            "line, or give another results file"
         )
     return record
 
@@ -123,32 +176,65 @@ class ResultsAppender:
         """Lock the file (creating it if missing) and read it.
 
         Raises:
-            ValueError: another sweep holds the file, or it is not a results file (:func:`read_results`).
+            ValueError: another sweep holds the file; it is not a results file (:func:`parse_results`);
+                or it cannot be opened for writing (read-only, in a folder this user may not write to).
         """
-        if self.path.exists():
-            _check_regular(self.path)
-        self._created = not self.path.exists()
+        for _ in range(OPEN_ATTEMPTS):
+            self._fd, self._created = self._open_file()
+            try:
+                self._lock()
+                if self._still_at_path():
+                    self.records, self._length, self._tail_is_record = parse_results(self.path, _read_all(self._fd))
+                    return self
+                self._created = False  # removed by the sweep that held it: open the path afresh
+                self.close()
+            except BaseException:
+                self.close()
+                raise
+        raise ValueError(f"results file {str(self.path)!r} keeps being replaced while this sweep opens it")
+
+    def _open_file(self) -> tuple[int, bool]:
+        """The file opened for appending, and whether this call created it."""
+        flags = os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC
         try:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+            if not check_regular(self.path):
+                try:
+                    return os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+                except FileExistsError:
+                    pass  # created meanwhile (by another sweep): open it as it is
+            fd = os.open(self.path, flags)
         except OSError as exc:
             raise ValueError(f"results file {str(self.path)!r} cannot be opened for writing: {exc.strerror}") from None
         try:
-            if fcntl is not None:
-                try:
-                    fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    self._created = False  # the other sweep's file
-                    raise ValueError(
-                        f"results file {str(self.path)!r} is being written by another sweep: wait for it to end, "
-                        "or give another results file"
-                    ) from None
-            self.records, self._length, self._tail_is_record = read_results(self.path)
-        except BaseException:
-            self.close()
+            _check_open_regular(self.path, fd)
+        except ValueError:
+            os.close(fd)
             raise
-        return self
+        return fd, False
+
+    def _lock(self) -> None:
+        if fcntl is None:
+            return
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._created = False  # the other sweep's file now
+            raise ValueError(
+                f"results file {str(self.path)!r} is being written by another sweep: wait for it to end, "
+                "or give another results file"
+            ) from None
+
+    def _still_at_path(self) -> bool:
+        """Whether the locked file is still the one at the path (not removed or replaced meanwhile)."""
+        try:
+            here = os.stat(self.path)
+        except OSError:
+            return False
+        mine = os.fstat(self._fd)
+        return (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino)
 
     def append(self, record: dict) -> None:
+        """Write ``record`` as one line, synced to disk (the first call first drops a line cut short)."""
         if self._fd is None:
             raise ValueError("the results file is not open: call open() first")
         if not self._written:
@@ -169,7 +255,7 @@ class ResultsAppender:
         """Unlock and close; remove the file if this sweep created it and wrote nothing."""
         if self._fd is None:
             return
-        if self._created and not self._written:
+        if self._created and not self._written and os.fstat(self._fd).st_size == 0 and self._still_at_path():
             self.path.unlink(missing_ok=True)
         os.close(self._fd)  # closing releases the lock
         self._fd = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import re
 import stat
@@ -21,15 +22,21 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ponderlib.core.engine import TrainConfig
+from ponderlib.core.engine import SEED_MAX, TrainConfig, short
 from ponderlib.core.validation import check_int
 from ponderlib.sweep.results import run_key
 from ponderlib.tasks.registry import get_task
 
 SPEC_KEYS = ("task", "grid", "seeds", "fixed")
-SPEC_MAX_BYTES = 1_000_000
-"""The largest spec file read (a spec is a few lines; a bigger file is a mistake)."""
 """The keys of a spec file (``fixed`` is optional)."""
+
+SPEC_MAX_BYTES = 1_000_000
+"""The largest spec file read, in bytes (a spec is a few lines; a bigger file is a mistake): a larger
+one is refused before it is read."""
+
+MAX_RUNS = 100_000
+"""The most runs one sweep plans (grid points times seeds): the papers' sweeps have a few hundred, so a
+larger count is a typing error (``--seeds 0-1000000000``), refused before anything is built."""
 
 NOT_SET_BY_SPEC = {"seed": "seeds are given as seeds, not as a field", "progress": "a sweep shows its own progress"}
 """Config fields a grid or the fixed fields must not set, and why."""
@@ -92,7 +99,7 @@ def _check_field_names(where: str, names: Iterable[str], config_class: type[Trai
         if name in NOT_SET_BY_SPEC:
             raise ValueError(f"{where} must not set {name!r}: {NOT_SET_BY_SPEC[name]}")
         if name not in known:
-            raise ValueError(f"{where} names {name!r}, which is not a field of {config_class.__name__}; fields: {', '.join(known)}")
+            raise ValueError(f"{where} names {short(repr(name))}, which is not a field of {config_class.__name__}; fields: {', '.join(known)}")
 
 
 def make_spec(
@@ -111,9 +118,9 @@ def make_spec(
     config_class = get_task(task).config
     fixed = {} if fixed is None else fixed
     if not isinstance(grid, Mapping) or not grid:
-        raise ValueError(f"grid must be a non-empty mapping {{field: [values]}}, got {grid!r}")
+        raise ValueError(f"grid must be a non-empty mapping {{field: [values]}}, got {short(repr(grid))}")
     if not isinstance(fixed, Mapping):
-        raise ValueError(f"fixed must be a mapping {{field: value}}, got {fixed!r}")
+        raise ValueError(f"fixed must be a mapping {{field: value}}, got {short(repr(fixed))}")
     _check_field_names("grid", grid, config_class)
     _check_field_names("fixed", fixed, config_class)
     for name in grid:
@@ -121,25 +128,43 @@ def make_spec(
             raise ValueError(f"grid must not vary {name!r}: it says where a run runs, not what it is; set it in fixed")
         if name in fixed:
             raise ValueError(f"{name!r} is in both grid and fixed; give it in one of them")
-    float_fields = _float_fields(config_class)
-    checked_grid = {}
     for name, values in grid.items():
         if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-            raise ValueError(f"grid[{name!r}] must be a non-empty list of values, got {values!r}")
-        values = [_normalise(name, value, float_fields) for value in values]
-        repeated = [value for index, value in enumerate(values) if value in values[:index]]
-        if repeated:
-            raise ValueError(f"grid[{name!r}] lists {repeated[0]!r} more than once")
-        checked_grid[name] = values
+            raise ValueError(f"grid[{name!r}] must be a non-empty list of values, got {short(repr(values))}")
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence) or not seeds:
-        raise ValueError(f"seeds must be a non-empty list of integers >= 0, got {seeds!r}")
+        raise ValueError(f"seeds must be a non-empty list of integers >= 0, got {short(repr(seeds))}")
+    runs = math.prod(len(values) for values in grid.values()) * len(seeds)
+    if runs > MAX_RUNS:
+        raise ValueError(f"a sweep runs at most {MAX_RUNS:,} runs (grid points times seeds); this one has {runs:,}")
     for seed in seeds:
-        check_int("seed", seed, minimum=0)
-    if len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds must be distinct, got {list(seeds)!r}")
+        check_int("seed", seed, minimum=0, maximum=SEED_MAX)
+    _check_distinct("seeds", seeds)
+    float_fields = _float_fields(config_class)
+    checked_grid = {name: [_normalise(name, value, float_fields) for value in values] for name, values in grid.items()}
+    for name, values in checked_grid.items():
+        _check_distinct(f"grid[{name!r}]", values)
     checked_fixed = {name: _normalise(name, value, float_fields) for name, value in fixed.items()}
     runs = _plan(task, config_class, checked_grid, list(seeds), checked_fixed)
     return SweepSpec(task, checked_grid, list(seeds), checked_fixed, runs)
+
+
+def _check_distinct(name: str, values: Iterable) -> None:
+    """Raise ``ValueError`` naming the first value listed twice in ``values``."""
+    repeated = _first_repeated(values)
+    if repeated is not None:
+        raise ValueError(f"{name} must be distinct: it lists {short(repeated)} more than once")
+
+
+def _first_repeated(values: Iterable) -> str | None:
+    """The ``repr`` of the first value met a second time in ``values``, or None: one pass (compared by
+    ``repr``, so unhashable values too), so a spec's 100,000 keys take no longer than reading them."""
+    seen: set[str] = set()
+    for value in values:
+        text = repr(value)
+        if text in seen:
+            return text
+        seen.add(text)
+    return None
 
 
 def _plan(
@@ -154,7 +179,7 @@ def _plan(
             try:
                 config.validate_once()
             except ValueError as exc:
-                raise ValueError(f"grid point {point}: {exc}") from None
+                raise ValueError(f"grid point {short(repr(point))}: {short(str(exc), 300)}") from None
             runs.append(Run(point, seed, config, run_key(task, config.to_dict())))
     return tuple(runs)
 
@@ -191,7 +216,7 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
         try:
             data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
         except (ValueError, RecursionError) as exc:
-            raise ValueError(f"spec file {str(path)!r} is not valid JSON: {_short(str(exc), 300)}") from None
+            raise ValueError(f"spec file {str(path)!r} is not valid JSON: {short(str(exc), 300)}") from None
     else:
         data = _load_yaml(path, text)
     if not isinstance(data, dict):
@@ -206,7 +231,7 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
     for key, value in data.items():
         kind, what = kinds[key]
         if not isinstance(value, kind):
-            raise ValueError(f"spec file {str(path)!r}: {key} must be {what}, got {_short(repr(value))}")
+            raise ValueError(f"spec file {str(path)!r}: {key} must be {what}, got {short(repr(value))}")
     return SweepSpec(data["task"], data["grid"], data["seeds"], data.get("fixed", {}))
 
 
@@ -225,10 +250,9 @@ def _load_yaml(path: Path, text: str):
             return super().compose_node(parent, index)
 
         def construct_mapping(self, node, deep=False):
-            keys = [self.construct_object(key, deep=True) for key, _ in node.value]
-            repeated = [key for index, key in enumerate(keys) if key in keys[:index]]
-            if repeated:
-                raise yaml.YAMLError(f"it gives the key {_short(repr(repeated[0]))} twice")
+            repeated = _first_repeated(self.construct_object(key, deep=True) for key, _ in node.value)
+            if repeated is not None:
+                raise yaml.YAMLError(f"it gives the key {short(repeated)} twice")
             return super().construct_mapping(node, deep)
 
     Loader.add_implicit_resolver(
@@ -241,17 +265,11 @@ def _load_yaml(path: Path, text: str):
     except RecursionError:
         raise ValueError(f"spec file {str(path)!r} nests too deeply") from None
     except yaml.YAMLError as exc:
-        raise ValueError(f"spec file {str(path)!r} is not valid YAML: {_short(' '.join(str(exc).split()), 300)}") from None
+        raise ValueError(f"spec file {str(path)!r} is not valid YAML: {short(' '.join(str(exc).split()), 300)}") from None
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
-    keys = [key for key, _ in pairs]
-    repeated = [key for index, key in enumerate(keys) if key in keys[:index]]
-    if repeated:
-        raise ValueError(f"the key {_short(repr(repeated[0]))} is given twice")
+    repeated = _first_repeated(key for key, _ in pairs)
+    if repeated is not None:
+        raise ValueError(f"the key {short(repeated)} is given twice")
     return dict(pairs)
-
-
-def _short(text: str, limit: int = 80) -> str:
-    """``text`` cut to ``limit`` characters: an error never prints an unbounded value."""
-    return text if len(text) <= limit else text[: limit - 4] + " ..."
