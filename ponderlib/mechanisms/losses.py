@@ -183,9 +183,9 @@ class PonderNetLoss:
         only (the steps not run hold no mass); the reverse KL needs every step.
 
         Runs at every training update, so it checks only what is cheap: that the arguments are
-        tensors (``TypeError``), and that the loss is not NaN (one synchronisation on the scalar). A
-        NaN loss raises ``ValueError`` naming the argument that holds the NaN (or an infinity that
-        made it), rather than training on it.
+        tensors (``TypeError``), and that the loss is finite (one synchronisation, on the scalar). A
+        NaN or infinite loss raises ``ValueError`` naming the argument that holds a NaN (or else an
+        infinity) rather than training on it.
         """
         ensure_tensor("step_losses", step_losses)
         ensure_tensor("halting_probs", halting_probs)
@@ -203,19 +203,19 @@ class PonderNetLoss:
         rec = (halting_probs * step_losses).sum(dim=1).mean()  # L_Rec, as reconstruction_loss
         kl = _kl(halting_probs, log_halting_probs, self.prior[:n_run], self.direction)
         total = rec + self.beta * kl
-        if bool(torch.isnan(total)):  # NaN anywhere in the inputs makes the total NaN: one check
-            _explain_nan(halting_probs=halting_probs, log_halting_probs=log_halting_probs, step_losses=step_losses)
+        if not bool(torch.isfinite(total)):  # a NaN anywhere in the inputs makes the total NaN: one check
+            _explain_non_finite(halting_probs=halting_probs, log_halting_probs=log_halting_probs, step_losses=step_losses)
         return total, rec, kl
 
 
-def _explain_nan(**inputs: torch.Tensor) -> None:
+def _explain_non_finite(**inputs: torch.Tensor) -> None:
     """Raise ``ValueError`` naming the first of ``inputs`` that holds a NaN, else the first that holds
-    an infinity (``0 * inf`` is NaN); only called once a loss has come out NaN."""
+    an infinity (``0 * inf`` is NaN); only called once a loss has come out NaN or infinite."""
     for name, tensor in inputs.items():
         ensure_finite(name, tensor, allow_infinite=True)
     for name, tensor in inputs.items():
         ensure_finite(name, tensor)
-    raise ValueError(f"the loss is NaN although {', '.join(inputs)} are finite: they overflow")
+    raise ValueError(f"the loss is not finite although {', '.join(inputs)} are: they overflow")
 
 
 def pondernet_loss(

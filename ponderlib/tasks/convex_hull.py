@@ -121,17 +121,44 @@ def hull_order(points: np.ndarray, name: str = "points") -> list[int]:
     points = as_points(name, points)
     if points.shape[0] < MIN_POINTS:
         raise ValueError(f"{name} must have shape (n, 2) with n >= {MIN_POINTS}, got {points.shape}")
-    vertices = _hull_vertices(name, points)  # counter-clockwise
-    # The lowest index of the points that coincide with each vertex (itself when it is unique).
-    vertices = (points[vertices][:, None, :] == points[None, :, :]).all(axis=2).argmax(axis=1).tolist()
+    exponent, duplicates = _extremes_and_duplicates(points[None], np.array([len(points)]))
+    return _hull_order(name, points, int(exponent[0]), bool(duplicates[0]))
+
+
+def _extremes_and_duplicates(points: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For a padded batch ``points (B, N, 2)`` of ``lengths (B,)`` (padding zero), in one vectorised
+    pass: the exponent ``e`` of each set's largest coordinate (``max |x| < 2**e``, for
+    :func:`_hull_vertices`) and whether two of its points coincide, both ``(B,)``."""
+    _, exponents = np.frexp(np.abs(points).max(axis=(1, 2)))  # (B,)
+    width = points.shape[1]
+    real = np.arange(width) < lengths[:, None]  # (B, N)
+    pairs = real[:, :, None] & real[:, None, :] & ~np.eye(width, dtype=bool)  # (B, N, N): two real points
+    same = (points[:, :, None, :] == points[:, None, :, :]).all(axis=3)  # (B, N, N)
+    return exponents, (same & pairs).any(axis=(1, 2))
+
+
+def _hull_order(name: str, points: np.ndarray, exponent: int, duplicates: bool) -> list[int]:
+    """:func:`hull_order` of finite ``points (n, 2)``, ``n >= 3``, without the checks of its argument;
+    ``exponent`` and ``duplicates`` from :func:`_extremes_and_duplicates`."""
+    vertices = _hull_vertices(name, points, exponent)  # counter-clockwise
+    if duplicates:  # the lowest index of the points that coincide with each vertex
+        vertices = (points[vertices][:, None, :] == points[None, :, :]).all(axis=2).argmax(axis=1)
+    vertices = vertices.tolist()
     first = vertices.index(min(vertices))
     return vertices[first:] + vertices[:first]
 
 
-def _hull_vertices(name: str, points: np.ndarray) -> np.ndarray:
-    """Qhull's counter-clockwise vertices of finite ``points (n, 2)``, its errors turned into a
-    one-line ``ValueError`` naming ``name``. A point set Qhull cannot handle for the size of its
-    coordinates (1e-300 or 1e300) is tried once more scaled by a power of two (exact) into [0, 2]^2."""
+def _hull_vertices(name: str, points: np.ndarray, exponent: int) -> np.ndarray:
+    """Qhull's counter-clockwise vertices of finite ``points (n, 2)`` whose largest coordinate is below
+    ``2**exponent``, its errors turned into a one-line ``ValueError`` naming ``name``.
+
+    Qhull computes areas in float64, and with coordinates beyond about ``2**±200`` those overflow or
+    underflow (it then fails, or orders a triangle clockwise, without a word). Such points are first
+    scaled by a power of two into ``[-1, 1]``: exactly, so the hull is the same. Other point sets go
+    to Qhull as they are.
+    """
+    if abs(exponent) > _QHULL_EXPONENT:
+        points = np.ldexp(points, -exponent)
     try:
         return ConvexHull(points).vertices
     except QhullError:
@@ -139,14 +166,12 @@ def _hull_vertices(name: str, points: np.ndarray) -> np.ndarray:
     distinct = len(np.unique(points, axis=0))
     if distinct < MIN_POINTS:
         raise ValueError(f"{name} must hold at least {MIN_POINTS} distinct points, got {distinct}")
-    _, exponent = np.frexp(np.abs(points).max())  # max |x| < 2**exponent; not all zero
-    scaled = np.ldexp(points, -exponent)  # in (-1, 1), no overflow
-    try:
-        return ConvexHull(scaled - scaled.min(axis=0)).vertices
-    except QhullError:
-        raise ValueError(
-            f"{name} must not all lie on one line, nor within rounding of one (their hull would have no area)"
-        ) from None
+    raise ValueError(f"{name} must not all lie on one line, nor within rounding of one (their hull would have no area)")
+
+
+_QHULL_EXPONENT = 200
+"""Coordinates up to ``2**200`` (about 1e60) in absolute value, and down to ``2**-200``, go to Qhull as
+they are; others are scaled first (:func:`_hull_vertices`)."""
 
 
 def polygon_area(points: np.ndarray) -> float | None:
@@ -176,19 +201,31 @@ def hull_batch_from_points(point_sets: list[np.ndarray], device: torch.device | 
     if len(point_sets) == 0:
         raise ValueError("point_sets must hold at least one point set, got none")
     point_sets = [as_points(f"point_sets[{row}]", p, np.float32) for row, p in enumerate(point_sets)]
-    device = get_device(device)
+    for row, point_set in enumerate(point_sets):
+        if len(point_set) < MIN_POINTS:
+            raise ValueError(f"point_sets[{row}] must have shape (n, 2) with n >= {MIN_POINTS}, got {point_set.shape}")
     width = max(len(p) for p in point_sets) if pad_to is None else pad_to
     check_int("pad_to", width, minimum=max(len(p) for p in point_sets))
+    return _hull_batch(point_sets, device, width)
+
+
+def _hull_batch(point_sets: list[np.ndarray], device: torch.device | str | None, width: int) -> HullBatch:
+    """:func:`hull_batch_from_points` of float32 point sets already checked (finite, ``n >= 3``, at most
+    ``width`` points), for the training loop's batches."""
+    device = get_device(device)
     points = np.zeros((len(point_sets), width, 2), dtype=np.float32)
+    for row, point_set in enumerate(point_sets):
+        points[row, : len(point_set)] = point_set
+    sizes = np.array([len(p) for p in point_sets])
+    exponents, duplicates = _extremes_and_duplicates(points, sizes)  # (B,) each
     targets = np.full((len(point_sets), width + 1), -1, dtype=np.int64)
     areas = np.zeros(len(point_sets))
     for row, point_set in enumerate(point_sets):
         point_set = point_set.astype(np.float64)
-        order = hull_order(point_set, f"point_sets[{row}]")
-        points[row, : len(point_set)] = point_set
+        order = _hull_order(f"point_sets[{row}]", point_set, int(exponents[row]), bool(duplicates[row]))
         targets[row, : len(order) + 1] = order + [width]
         areas[row] = Polygon(point_set[order]).area
-    lengths = torch.tensor([len(p) for p in point_sets], device=device)
+    lengths = torch.from_numpy(sizes).to(device)
     return HullBatch(
         points=torch.from_numpy(points).to(device),
         lengths=lengths,
@@ -219,6 +256,8 @@ def hull_batch(
     """
     check_int("batch_size", batch_size, minimum=1)
     check_point_counts(min_points, max_points)
+    if pad_to is not None:
+        check_int("pad_to", pad_to, minimum=max_points)
     return _draw_hulls(batch_size, min_points, max_points, generator, device, pad_to)
 
 
@@ -226,12 +265,12 @@ def _draw_hulls(
     batch_size: int, min_points: int, max_points: int, generator: torch.Generator | None,
     device: torch.device | str | None = None, pad_to: int | None = None,
 ) -> HullBatch:
-    """:func:`hull_batch` without its checks of the counts, for a training loop whose config was validated once."""
+    """:func:`hull_batch` without its checks, for a training loop whose config was validated once."""
     device = generator.device if generator is not None else get_device(device)
     lengths = torch.randint(min_points, max_points + 1, (batch_size,), generator=generator, device=device)
     coordinates = torch.rand(batch_size, max_points, 2, generator=generator, device=device).cpu().numpy()
     point_sets = [coordinates[row, :n] for row, n in enumerate(lengths.tolist())]
-    return hull_batch_from_points(point_sets, device, max_points if pad_to is None else pad_to)
+    return _hull_batch(point_sets, device, max_points if pad_to is None else pad_to)
 
 
 def check_point_counts(min_points: int, max_points: int) -> None:
