@@ -31,19 +31,13 @@ from ponderlib.mechanisms.losses import (
 from ponderlib.mechanisms.pointer import DECODERS, PointerNetwork, beam_search, greedy_decode
 from ponderlib.mechanisms.pondernet import PonderNet
 from ponderlib.mechanisms.universal_transformer import UniversalTransformer
-from ponderlib.tasks.convex_hull import (
-    evaluate_hull,
-    hull_batch_from_points,
-    hull_loss,
-    hull_metrics,
-    hull_order,
-    next_vertex,
-    polygon_area,
-)
+from ponderlib.tasks import convex_hull
+from ponderlib.tasks.convex_hull import hull_batch_from_points, hull_metrics, hull_order, polygon_area
 from ponderlib.tasks.parity import act_parity_model, evaluate_parity, predict_parity
 from ponderlib.tasks.sequence_parity import act_sequence_model, evaluate_act_sequence, sequence_loss
 from ponderlib.tasks.sorting import (
     evaluate_sort,
+    exact_match_by_length,
     oracle_choices,
     sort_batch_from_arrays,
     sort_loss,
@@ -212,9 +206,11 @@ def _wrong_type_cases():
         ("binary_step_losses", lambda: binary_step_losses(probs, torch.ones(1)), "step_logits"),
         ("AdditiveAttention", lambda: attention([[[1.0, 2.0]]], torch.ones(1, 2)), "keys"),
         ("AdditiveAttention-mask", lambda: attention(torch.ones(1, 1, 2), torch.ones(1, 2), [[True]]), "mask"),
+        ("AdditiveAttention.from_matrices", lambda: AdditiveAttention.from_matrices([[1.0]], t, t[0]), "W1"),
         ("context", lambda: context([[1.0]], torch.ones(1, 1, 2)), "weights"),
         ("masked_log_softmax", lambda: masked_log_softmax(t, [[True, True]]), "mask"),
         ("PointerNetwork", lambda: pointer([[1.0, 2.0]], torch.tensor([2])), "inputs"),
+        ("PointerEncoder", lambda: pointer.encoder([[1.0, 2.0]], torch.tensor([2])), "inputs"),
         ("PointerNetwork-lengths", lambda: pointer(torch.ones(1, 2), [2]), "lengths"),
         ("greedy_decode", lambda: greedy_decode(pointer, [[1.0, 2.0]], torch.tensor([2])), "inputs"),
         ("greedy_decode-model", lambda: greedy_decode("pointer", torch.ones(1, 2), torch.tensor([2])), "model"),
@@ -226,11 +222,11 @@ def _wrong_type_cases():
         ("PonderNet.infer", lambda: ponder.infer([[1.0, 0.0]]), "x"),
         ("UniversalTransformer", lambda: ut([[[0.0] * 4]]), "x"),
         ("UniversalTransformer-mask", lambda: ut(torch.zeros(1, 1, 4), [[False]]), "padding_mask"),
-        ("next_vertex", lambda: next_vertex([[0, 1]], torch.ones(1, 2, dtype=torch.bool)), "targets"),
-        ("hull_loss", lambda: hull_loss((torch.zeros(1, 1, 2),), hulls.targets), "output"),
+        ("next_vertex", lambda: convex_hull.next_vertex([[0, 1]], torch.ones(1, 2, dtype=torch.bool)), "targets"),
+        ("hull_loss", lambda: convex_hull.hull_loss((torch.zeros(1, 1, 2),), hulls.targets), "output"),
         ("hull_metrics", lambda: hull_metrics([[0, 1, 2, 3]], hulls), "pointers"),
         ("hull_metrics-batch", lambda: hull_metrics(torch.tensor([[0, 1, 2, 3]]), (hulls.points,)), "batch"),
-        ("evaluate_hull", lambda: evaluate_hull(pointer, (hulls.points,)), "batch"),
+        ("evaluate_hull", lambda: convex_hull.evaluate_hull(pointer, (hulls.points,)), "batch"),
         ("sort_targets", lambda: sort_targets([[1.0, 0.0]], torch.ones(1, 2, dtype=torch.bool)), "inputs"),
         ("sort_targets-mask", lambda: sort_targets(torch.ones(1, 2), [[True, True]]), "mask"),
         ("sort_batch_from_arrays", lambda: sort_batch_from_arrays(3.0), "arrays"),
@@ -240,6 +236,7 @@ def _wrong_type_cases():
         ("sort_metrics", lambda: sort_metrics([[1, 0]], sorts), "pointers"),
         ("sort_teacher", lambda: sort_teacher([[1.0, 0.0]]), "inputs"),
         ("evaluate_sort", lambda: evaluate_sort(pointer, sorts.inputs), "batch"),
+        ("exact_match_by_length", lambda: exact_match_by_length("pointer", [3], seed=0), "model"),
         ("predict_parity", lambda: predict_parity(act, [[1.0, 0.0]]), "x"),
         ("predict_parity-model", lambda: predict_parity(nn.Linear(2, 1), torch.ones(1, 2)), "model"),
         ("evaluate_parity", lambda: evaluate_parity(act, (torch.ones(1, 2), torch.ones(1))), "batch"),

@@ -47,6 +47,8 @@ class AdditiveAttention(nn.Module):
     @classmethod
     def from_matrices(cls, W1: torch.Tensor, W2: torch.Tensor, v: torch.Tensor) -> AdditiveAttention:
         """An attention with given weights: ``W1 (A, key_dim)``, ``W2 (A, query_dim)``, ``v (A,)``."""
+        for name, weight in (("W1", W1), ("W2", W2), ("v", v)):
+            ensure_tensor(name, weight)
         attention = cls(W1.shape[1], W2.shape[1], W1.shape[0])
         with torch.no_grad():
             attention.W1.weight.copy_(W1)

@@ -126,6 +126,8 @@ class PointerEncoder(nn.Module):
         """``inputs (B, N)`` scalars or ``(B, N, input_size)`` vectors, ``lengths (B,)`` -> :class:`Encoded`.
 
         Inputs at padded positions (``j >= lengths``) are read as zeros, whatever they hold."""
+        ensure_tensor("inputs", inputs)
+        ensure_tensor("lengths", lengths)
         B, N = inputs.shape[:2]
         mask = torch.arange(N, device=inputs.device) < lengths.unsqueeze(1)  # (B, N)
         inputs = zero_padding(inputs, mask)  # (B, N[, input_size])

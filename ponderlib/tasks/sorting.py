@@ -319,6 +319,7 @@ def exact_match_by_length(
     A benchmark of length generalisation, separate from training. A seq2seq baseline cannot emit a
     position beyond its vocabulary: lengths above ``model.max_positions`` get ``None`` for it.
     """
+    ensure_type("model", model, PointerNetwork)
     generator = stream_generator(seed, "scoring", device)
     result: dict[int, float | None] = {}
     for length in lengths:
