@@ -304,19 +304,33 @@ def table_rows(markdown: str) -> list[list[str]]:
     return [[cell.strip() for cell in line[2:-2].split(" | ")] for line in [lines[0], *lines[2:]]]
 
 
+def deep_start_runs():
+    """ACT with a deep start: seed 0 learns the chains (accuracy 0.99), seed 1 does not (0.90)."""
+    return [
+        fake_run(0, scored(0.99, [2, 3, 4], [0, 1, 2], 0.9)),
+        fake_run(1, scored(0.90, [1, 1, 1], [0, 1, 2], float("nan"))),
+    ]
+
+
 def test_live_table_and_paragraph_by_hand():
     rows = table_rows(presentation.live_table(LIVE_RUNS))
-    assert rows[0][2] == "accuracy fixed depth 3" and len(rows) == 3
-    # seed 0: accuracies 0.95, 0.97, 0.96; mean steps ACT (2 + 3 + 4) / 3 = 3, PonderNet (2 + 4 + 3) / 3 = 3
-    assert rows[1] == ["0", "0.950", "0.970", "0.960", "3.00", "3.00", "0.81", "0.45"]
-    # seed 1: ACT (1 + 1 + 3) / 3 = 1.67, PonderNet (3 + 3 + 4) / 3 = 3.33
-    assert rows[2] == ["1", "0.990", "0.980", "0.940", "1.67", "3.33", "0.55", "0.35"]
-    paragraph = presentation.live_paragraph(LIVE_RUNS)
-    assert paragraph.startswith(
-        "In this run, ACT reaches 0.950 to 0.990 accuracy over the two seeds, the fixed depth "
-        "0.970 to 0.980, and ACT's ponder steps follow the required depth with Pearson "
-        "**r = 0.55 to 0.81** (mean 0.68). PonderNet's sampled halting steps give r = 0.35 to 0.45:"
+    assert rows[0] == ["method", "seed", "accuracy", "ponder steps", "r(N, d)", "r(N, d) within position"]
+    # ACT seed 0: steps (2 + 3 + 4) / 3 = 3; one program, so each position is alone at its index: no
+    # variation within a position, r within it undefined
+    assert rows[1] == ["ACT", "0", "0.950", "3.00", "0.81", "–"]
+    assert rows[2] == ["ACT", "1", "0.990", "1.67", "0.55", "–"]
+    assert rows[3] == ["fixed depth", "0", "0.970", "3.00", "–", "–"]  # constant steps: r undefined
+    assert [row[0] for row in rows[5:]] == ["PonderNet", "PonderNet"] and len(rows) == 7
+    paragraph = presentation.live_paragraph({**LIVE_RUNS, "act-deep-start": deep_start_runs()})
+    # ACT (Graves): 0.95 and 0.99, both >= 0.95; deep start: 0.99 learnt, 0.90 not
+    assert paragraph == (
+        "In this run, ACT learnt the chains (accuracy 0.95 or more) in 2 of the two seeds (accuracy 0.950 to "
+        "0.990), its ponder steps following the depth with r = 0.55 to 0.81 there; ACT, deep start learnt the "
+        "chains (accuracy 0.95 or more) in 1 of the two seeds (accuracy 0.900 to 0.990), its ponder steps "
+        "following the depth with r = 0.90 to 0.90 there. The fixed depth reaches 0.970 to 0.980, PonderNet "
+        "0.940 to 0.960."
     )
+    assert presentation.learnt([0.95, 0.949, 1.0]) == 2
 
 
 def test_steps_by_depth_sentence_by_hand():
@@ -342,87 +356,152 @@ def test_shift_table_and_paragraph_by_hand():
     assert rows[2] == ["ACT", "1", "0.930", "0.850", "0.000", "2.00"]
     assert [row[0] for row in rows[3:]] == ["fixed depth", "fixed depth", "PonderNet", "PonderNet"]
     assert math.isnan(float(rows[3][4]))  # the fixed depth's stand-in test set has no position deeper than 4
-    # drops: ACT 0.05, 0.06; fixed 0.06, 0.08; PonderNet 0.04, 0.05
+    # drops: ACT 0.05, 0.06; as "fixed" ACT's seed 0 alone: 0.05; as "pondernet" its seed 1: 0.06
     paragraph = presentation.shift_paragraph(
         {"act": LIVE_RUNS["act"], "fixed": LIVE_RUNS["act"][:1], "pondernet": LIVE_RUNS["act"][1:]}
     )
     assert paragraph.startswith(
-        "In this run, on programs twice as long, ACT loses 0.050 to 0.060 accuracy, the fixed "
-        "depth 0.050 to 0.050, PonderNet 0.060 to 0.060. On chains 5 to 7 hops deep"
+        "In this run, on programs twice as long, ACT loses 0.050 to 0.060, fixed depth loses 0.050 to 0.050, "
+        "PonderNet loses 0.060 to 0.060 accuracy. On chains 5 to 7 hops deep, deeper than any seen in training, "
+        "the best run is right on 0.50 of the positions, where chance is 0.50. ACT spends 5.5, 2.0 ponder steps "
+        "there per seed, against 3.0, 1.0 on one-hop"
     )
-    assert (
-        "(accuracy at most 0.50). ACT spends 5.5, 2.0 ponder steps there per seed, against 3.0, 1.0 on one-hop"
-        in paragraph
-    )
+    named = presentation.shift_paragraph({"act-deep-start": LIVE_RUNS["act"]}, act="act-deep-start")
+    assert "ACT, deep start spends 5.5, 2.0 ponder steps" in named
 
 
-def summary(seed, method, accuracy, correlation, steps_by_depth, longer, unseen_accuracy, unseen_steps):
+def summary(seed, method, accuracy, correlation, steps_by_depth, longer, unseen_accuracy, unseen_steps, **more):
     return {
         "seed": seed,
         "method": method,
         "test_accuracy": accuracy,
         "test_depth_correlation": correlation,
-        "accuracy_by_depth": {str(d): 1.0 for d in range(5)},
+        "accuracy_by_depth": {str(d): 1.0 if accuracy >= 0.95 else 0.5 for d in range(5)},
         "ponder_steps_by_depth": {str(d): s for d, s in enumerate(steps_by_depth)},
+        "test_ponder_steps": sum(steps_by_depth) / len(steps_by_depth),
         "longer_accuracy": longer,
         "unseen_depth_accuracy": unseen_accuracy,
         "unseen_depth_ponder_steps": unseen_steps,
-        "updates": 400,
+        "updates": 800,
         "seconds": 30.0,
         "device_name": "a CPU",
         "torch_threads": 1,
         "torch_version": "2",
         "ponderlib_version": "0.3.0",
+        **more,
     }
 
 
-def hand_evidence() -> Evidence:
-    """Two seeds of the live setting, numbers chosen by hand."""
-    preset = PRESETS["ut-chains-live"]
+def hand_evidence(name: str = "ut-chains-live", summaries=None) -> Evidence:
+    """Runs of a chains preset at the points ``(method, halting_bias_init)``, numbers chosen by hand."""
+    preset = PRESETS[name]
     config = {"max_len": 10, "max_depth": 4, "test_max_len": 20, "test_max_depth": 7}
-    summaries = [
-        summary(0, "act", 0.90, 0.2, [2, 2, 2, 3, 3], 0.80, 0.50, 4.0),
-        summary(0, "fixed", 0.97, None, [3] * 5, 0.85, 0.49, 3.0),
-        summary(0, "pondernet", 0.98, 0.1, [3, 3, 4, 4, 5], 0.90, 0.52, 4.5),
-        summary(1, "act", 0.96, 0.8, [1, 2, 3, 4, 5], 0.92, 0.60, 5.0),
-        summary(1, "fixed", 0.95, None, [3] * 5, 0.90, 0.51, 3.0),
-        summary(1, "pondernet", 0.99, 0.5, [3, 3, 4, 4, 5], 0.88, 0.53, 4.0),
+    summaries = summaries or [
+        summary(0, ("act", 1.0), 0.86, 0.1, [1, 1, 1, 1, 1], 0.80, 0.50, 1.0),
+        summary(0, ("act", -3.0), 0.99, 0.9, [2, 2, 3, 4, 5], 0.95, 0.60, 5.0),
+        summary(0, ("fixed", 1.0), 0.97, None, [3] * 5, 0.85, 0.49, 3.0),
+        summary(1, ("act", 1.0), 0.99, 0.8, [2, 2, 3, 4, 5], 0.92, 0.60, 5.0),
+        summary(1, ("act", -3.0), 0.98, 0.85, [2, 2, 3, 4, 4], 0.93, 0.55, 4.5),
+        summary(1, ("fixed", 1.0), 0.95, None, [3] * 5, 0.90, 0.51, 3.0),
     ]
-    records = [{"point": {"method": s["method"]}, "seed": s["seed"], "config": config, "summary": s} for s in summaries]
-    return Evidence("ut-chains-live", preset, records)
+    records = [
+        {
+            "point": {"method": s["method"][0], "halting_bias_init": s["method"][1]},
+            "seed": s["seed"],
+            "config": config,
+            "summary": {**s, "method": s["method"][0]},
+        }
+        for s in summaries
+    ]
+    return Evidence(name, preset, records)
 
 
 def test_evidence_paragraph_by_hand():
-    text = presentation.evidence_paragraph(hand_evidence(), direction=Rate(2, 2), strong=Rate(1, 2))
-    # accuracies: ACT 0.90, 0.96 (mean 0.93), fixed 0.97, 0.95 (0.96), PonderNet 0.98, 0.99 (0.985);
-    # rise from roots to 4 hops: 3 - 2 = 1 and 5 - 1 = 4
-    assert text.startswith(
-        "Over the 2 seeds of the evidence, every model learns the task (accuracy at least 0.900; means: ACT 0.930, "
-        "fixed depth 0.960, PonderNet 0.985), and ACT's ponder steps grow with the required depth in 2 of 2 seeds, "
-        "**but by very different amounts**: $r$ from 0.20 to 0.80, at least 0.5 in 1 of 2 seeds; the rise from roots "
-        "to 4 hops goes from 1.00 to 4.00 steps. At 400 training updates"
+    evidence = hand_evidence()
+    text = presentation.evidence_paragraph(evidence)
+    # Graves' bias: 0.86 (stuck: 1 step, accuracy 0.5 at every depth by hand) and 0.99; deep start: 0.99, 0.98
+    assert text == (
+        "Over the 2 seeds of the evidence, ACT with Graves' initial bias learns the chains in **1 of 2**; with a "
+        "deep start in **2 of 2**. The 1 runs that do not learn them ponder 1.00 to 1.00 steps per position and "
+        "reach 0.860 to 0.860 accuracy: right on roots and on most one-hop positions (0.50 to 0.50), close to "
+        "chance at 4 hops (0.50 to 0.50).\n\n" + evidence.describe()
     )
-    assert text.endswith("\n\n" + hand_evidence().describe())
+
+
+def test_distributions_pooled_by_hand():
+    d = experiments.StepsDistribution((0, 3, 1))  # steps 2, 2, 2, 3
+    assert d.positions == 4 and d.shares == (0.0, 0.75, 0.25)
+    assert d.mean == pytest.approx(2.25) and d.sd == pytest.approx(math.sqrt(0.1875))
+    runs = [
+        {"ponder_steps_histogram_by_depth": {"0": [1, 2], "1": [0, 1, 1]}},
+        {"ponder_steps_histogram_by_depth": {"0": [0, 1, 0, 1]}},
+    ]
+    pooled = experiments.pooled_steps(runs)
+    assert pooled == {0: experiments.StepsDistribution((1, 3, 0, 1)), 1: experiments.StepsDistribution((0, 1, 1))}
+    with pytest.raises(ValueError, match="summaries"):
+        experiments.pooled_steps([])
+    rows = table_rows(presentation.distribution_table({"act": pooled, "pondernet": pooled}))
+    # depth 0: steps 1, 2, 2, 2, 4 -> mean 2.2, sd sqrt((1.44 + 3 * 0.04 + 3.24) / 5) = 1.0
+    assert rows[0] == ["required depth", "ACT", "PonderNet"]
+    assert rows[1] == ["0", "2.2 ± 1.0", "2.2 ± 1.0"] and rows[2] == ["1", "2.5 ± 0.5", "2.5 ± 0.5"]
+    text = presentation.distribution_paragraph({"act": pooled}, hand_evidence("ut-chains-depth"))
+    # at 1 hop, d + 1 = 2 steps: 1 of 2 positions
+    assert text == (
+        "Over the 10 seeds, ACT's mean rises from 2.2 steps on roots to 2.5 at 1 hops, with a standard deviation "
+        "of 0.5 to 1.0 steps; 50% of the positions 1 to 1 hops deep ran exactly $d + 1$ steps."
+    )
+
+
+def test_correlation_table_by_hand():
+    runs = [
+        {"test_depth_correlation": 0.9, "test_depth_correlation_given_position": 0.8,
+         "test_expected_depth_correlation": None, "test_depth_position_correlation": 0.5},
+        {"test_depth_correlation": 0.7, "test_depth_correlation_given_position": 0.6,
+         "test_expected_depth_correlation": None, "test_depth_position_correlation": 0.5},
+    ]
+    rows = table_rows(presentation.correlation_table({"ACT": runs}))
+    assert rows[1] == ["ACT", "0.70 to 0.90 (mean 0.80)", "0.60 to 0.80 (mean 0.70)", "–", "0.50 to 0.50 (mean 0.50)"]
+
+
+def test_compute_paragraph_by_hand():
+    fixed = {2: [(2.0, 0.6, 0.5), (2.0, 0.8, 0.7)], 3: [(3.0, 0.9, 0.8)], 4: [(4.0, 1.0, 0.9)]}
+    text = presentation.compute_paragraph(fixed, {"act": [(2.5, 0.95, 0.85), (2.7, 0.97, 0.87)]}, 4)
+    # ACT: 2.6 steps, between L = 2 (0.7 and 0.6) and L = 3 (0.9 and 0.8)
+    assert text == (
+        "Means over the seeds: ACT spends 2.60 steps per position for 0.960 at 4 hops and 0.860 on the longer, "
+        "deeper programs (the fixed depth, L = 2: 0.700 and 0.600 and L = 3: 0.900 and 0.800)."
+    )
+    rows = experiments.accuracy_against_compute(
+        [{"test_ponder_steps": 2.5, "accuracy_by_depth": {"4": 0.9}, "deeper_accuracy": 0.8}], 4
+    )
+    assert rows == [(2.5, 0.9, 0.8)]
 
 
 def test_paper_table_by_hand():
-    rates = dict(
-        direction=Rate(2, 2), strong=Rate(1, 2), as_accurate=Rate(1, 2), longer_cost=Rate(2, 2), near_chance=Rate(2, 2)
+    evidence = hand_evidence("ut-chains-depth", [
+        summary(0, ("act", 1.0), 0.86, 0.1, [1, 1, 1, 1, 1], 0.80, 0.50, 1.0),
+        summary(0, ("act", -3.0), 0.99, 0.9, [2, 2, 3, 4, 5], 0.95, 0.60, 5.0),
+        summary(0, ("fixed", 1.0), 0.97, None, [3] * 5, 0.85, 0.49, 3.0),
+        summary(0, ("pondernet", 1.0), 0.98, 0.4, [3, 3, 4, 4, 5], 0.9, 0.5, 4.0),
+    ])
+    distributions = {"act-deep-start": {0: experiments.StepsDistribution((0, 4)), 1: experiments.StepsDistribution((0, 3, 1))}}
+    rows = table_rows(presentation.paper_table(
+        evidence, distributions, ordered={"act-deep-start": Rate(1, 1)}, as_accurate={"act-deep-start": Rate(1, 1)},
+        longer_cost=Rate(1, 1),
+    ))
+    assert rows[0] == ["claim (Dehghani et al. 2019)", "paper's setting", "this chapter's evidence, 10 seeds", "verdict"]
+    assert len(rows) == 6 and all(len(row) == 4 for row in rows)
+    assert rows[1][0].startswith('"with dynamic halting we observe that the average ponder time')
+    assert rows[1][2] == (
+        "ponder steps at depth 0 to 1 hops, mean ± sd over every position of 10 seeds: ACT, deep start "
+        "2.0 ± 0.0, 2.2 ± 0.4"
     )
-    rows = table_rows(presentation.paper_table(hand_evidence(), **rates))
-    assert rows[0] == ["claim (Dehghani et al. 2019)", "paper's setting", "the evidence, 2 seeds", "verdict"]
-    assert len(rows) == 7 and all(len(row) == 4 for row in rows)
-    assert rows[1][2] == "r(depth, N) = 0.20 to 0.80 (mean 0.50); r >= 0.5 in 1 of 2 seeds"
-    assert rows[1][3] == "in direction: reproduced in every seed (2 of 2 seeds); strongly: mixed: 1 of 2 seeds"
-    assert rows[2][2] == "accuracy ACT 0.90 to 0.96 (mean 0.93), fixed 0.95 to 0.97 (mean 0.96)"
-    # ACT at least as accurate as the fixed depth on longer programs: 0.80 < 0.85 in seed 0, 0.92 >= 0.90 in seed 1
-    assert rows[3][2] == "len <= 20: ACT 0.80 to 0.92 (mean 0.86), fixed 0.85 to 0.90 (mean 0.88)"
-    assert rows[3][3] == (
-        "ACT at least as accurate as the fixed depth: mixed: 1 of 2 seeds; every model loses accuracy (2 of 2 seeds)"
+    assert rows[1][3] == "ACT, deep start: reproduced in every seed (1 of 1 seeds) grow with every hop"
+    assert rows[2][2] == (
+        "accuracy after 3,000 updates: fixed depth 3 0.97 to 0.97 (mean 0.97); ACT 0.86 to 0.86 (mean 0.86); "
+        "ACT, deep start 0.99 to 0.99 (mean 0.99); PonderNet 0.98 to 0.98 (mean 0.98)"
     )
-    assert rows[4][1] == "" and rows[4][2].startswith(
-        "depth 5-7: ACT 0.50 to 0.60 (mean 0.55) accurate with 4.00 to 5.00"
-    )
+    assert [row[3] for row in rows[3:]] == ["not tested"] * 3
 
 
 # --- The figures: the book's width, fonts, integer depth axes and seed shades.

@@ -1,15 +1,21 @@
 """What chapter 4 computes about the Universal Transformer on assignment chains beyond what a run
 measures itself (:attr:`~ponderlib.tasks.chains.ChainsResult.tests`, scored by
-:func:`~ponderlib.tasks.chains.score_chains`): ponder steps by required depth over seeds, and which
-programs are long enough to show.
+:func:`~ponderlib.tasks.chains.score_chains`): ponder steps by required depth over seeds, their
+distribution pooled over the evidence's runs, and which programs are long enough to show.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ponderlib.core.validation import check_int
 from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
+
+LEARNT_ACCURACY = 0.95
+"""The held-out accuracy from which a run counts as having learnt the chains: the runs that follow them
+reach 0.99 or more, those whose ponder steps collapsed to about one per position 0.92 at most."""
 
 
 def mean_steps_by_depth(evaluations: Sequence[ChainsEvaluation]) -> dict[int, float]:
@@ -28,3 +34,59 @@ def long_programs(batch: ChainsBatch, min_length: int, count: int) -> list[int]:
     check_int("min_length", min_length, minimum=1)
     check_int("count", count, minimum=1)
     return (batch.lengths >= min_length).nonzero().squeeze(1)[:count].tolist()
+
+
+@dataclass(frozen=True)
+class StepsDistribution:
+    """The ponder steps of every position of one required depth, pooled over runs.
+
+    Attributes:
+        counts: how many positions ran 1, 2, ..., ``M`` ponder steps.
+    """
+
+    counts: tuple[int, ...]
+
+    @property
+    def positions(self) -> int:
+        """How many positions the distribution counts."""
+        return sum(self.counts)
+
+    @property
+    def shares(self) -> tuple[float, ...]:
+        """The fraction of positions that ran 1, 2, ..., ``M`` steps."""
+        return tuple(count / self.positions for count in self.counts)
+
+    @property
+    def mean(self) -> float:
+        """Mean ponder steps."""
+        return sum(step * share for step, share in enumerate(self.shares, start=1))
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of the ponder steps over positions (the paper's "2.3 ± 0.8")."""
+        mean = self.mean
+        return math.sqrt(sum((step - mean) ** 2 * share for step, share in enumerate(self.shares, start=1)))
+
+
+def pooled_steps(summaries: Sequence[Mapping]) -> dict[int, StepsDistribution]:
+    """Required depth -> :class:`StepsDistribution` of every position of that depth in every run
+    (``summaries``: run summaries with ``ponder_steps_histogram_by_depth``, e.g. one method's evidence),
+    as Dehghani et al. report ponder time for bAbI: over all positions in all samples of the test data."""
+    if len(summaries) == 0:
+        raise ValueError("summaries must hold at least one run summary, got none")
+    pooled: dict[int, list[int]] = {}
+    for summary in summaries:
+        for depth, counts in summary["ponder_steps_histogram_by_depth"].items():
+            total = pooled.setdefault(int(depth), [])
+            total.extend([0] * (len(counts) - len(total)))
+            for step, count in enumerate(counts):
+                total[step] += count
+    return {depth: StepsDistribution(tuple(pooled[depth])) for depth in sorted(pooled)}
+
+
+def accuracy_against_compute(summaries: Sequence[Mapping], deepest: int) -> list[tuple[float, float, float]]:
+    """One row per run summary: (mean ponder steps per position, accuracy at ``deepest`` hops, accuracy on
+    the longer programs with deeper chains), what
+    :func:`~ponderlib.figures.transformer.plot_compute_accuracy` draws."""
+    check_int("deepest", deepest, minimum=0)
+    return [(s["test_ponder_steps"], s["accuracy_by_depth"][str(deepest)], s["deeper_accuracy"]) for s in summaries]

@@ -1,6 +1,7 @@
 """The book's one colour and one label for every method and decoder, the same in every chapter and figure.
 
-A figure takes the method it draws explicitly (``"act"``, ``"pondernet"``, ``"fixed"``, or a decoder of
+A figure takes the method it draws explicitly (``"act"``, ``"act-deep-start"`` (ACT whose halting unit
+starts at a bias of -3, chapter 4), ``"pondernet"``, ``"fixed"``, or a decoder of
 :data:`ponderlib.mechanisms.pointer.DECODERS`) and asks :func:`color` and :func:`label`; nothing parses a
 colour out of a display label.
 """
@@ -21,6 +22,7 @@ class Style:
 
 STYLES: dict[str, Style] = {
     "act": Style("#1f77b4", "ACT"),
+    "act-deep-start": Style("#17becf", "ACT, deep start"),
     "pondernet": Style("#d62728", "PonderNet"),
     "fixed": Style("#8c564b", "fixed depth"),
     "pointer": Style("#2ca02c", "pointer network"),

@@ -9,6 +9,7 @@ drawn in the book's style (:func:`~ponderlib.figures.style.book_figure`), at mos
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -246,4 +247,109 @@ def plot_lengths(rows: Mapping[str, Mapping[str, Sequence[float]]], title: str =
     style.legend_below(fig, ncol=len(methods) if len(methods) <= 2 else 2)
     if title:
         ax.set_title(title)
+    return fig
+
+
+ORDER_COLORS = {"topological": style.PRIOR_COLOR, "shuffled": "#d95f02"}
+"""The two ways of writing a program (:data:`~ponderlib.tasks.chains.ORDERS`), each a colour of its own."""
+
+
+@style.book_figure
+def plot_depth_by_position(mean_depth: Mapping[str, Sequence[float]]) -> Figure:
+    """Mean required depth at each position (x, from 1) for each way of writing the programs
+    (``mean_depth``: order -> mean depth per position): the confound, and its removal."""
+    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH * 0.75, 3.4))
+    for order, means in mean_depth.items():
+        ax.plot(range(1, len(means) + 1), means, "o-", color=ORDER_COLORS[order], label=f"{order} order")
+    ax.set_xlabel("position in the program")
+    ax.set_ylabel("mean required depth (hops)")
+    style.integer_ticks(ax.xaxis)
+    style.legend_below(fig, ncol=2)
+    return fig
+
+
+@style.book_figure
+def plot_steps_distribution(distributions: Mapping[str, Mapping[int, Any]], title: str = "") -> Figure:
+    """Ponder steps against required depth, one panel per method (``distributions``: method -> depth ->
+    :class:`~ponderlib.experiments.transformer.StepsDistribution`): a disc's area is the share of that
+    depth's positions that ran that many steps; the line is the mean, the bars one standard deviation
+    either side (as Dehghani et al. report bAbI's "2.3 ± 0.8"); dotted, one step per hop after the
+    first (``d + 1``)."""
+    methods = list(distributions)
+    fig, axes = plt.subplots(1, len(methods), figsize=(style.MAX_WIDTH, 3.6), sharey=True, squeeze=False)
+    for ax, method in zip(axes[0], methods):
+        by_depth = distributions[method]
+        depths = sorted(by_depth)
+        for depth in depths:
+            shares = np.array(by_depth[depth].shares)
+            steps = np.arange(1, len(shares) + 1)
+            ax.scatter(
+                np.full(len(steps), depth), steps, s=600 * shares, color=style.color(method), alpha=0.35, linewidths=0
+            )
+        means = [by_depth[d].mean for d in depths]
+        sds = [by_depth[d].sd for d in depths]
+        ax.errorbar(depths, means, yerr=sds, fmt="o-", color=style.color(method), lw=2, capsize=4, label="mean ± sd")
+        ax.plot(depths, [d + 1 for d in depths], ":", color="#333333", lw=1.2, label="one step per hop (d + 1)")
+        ax.set_title(style.label(method))
+        ax.set_xlabel("required depth (hops)")
+        style.integer_ticks(ax.xaxis)
+        style.integer_ticks(ax.yaxis)
+    axes[0][0].set_ylabel("ponder steps")
+    style.legend_below(fig, ncol=2)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+@style.book_figure
+def plot_compute_accuracy(
+    fixed: Mapping[int, Sequence[Sequence[float]]], adaptive: Mapping[str, Sequence[Sequence[float]]], panels: Sequence[str]
+) -> Figure:
+    """Accuracy against computation per position: one panel per accuracy in ``panels`` (their titles).
+    ``fixed``: fixed depth ``L`` -> one row per seed, ``(ponder steps, accuracy in panel 1, ...)``;
+    ``adaptive``: method -> the same rows for ACT or PonderNet. The fixed depths are joined by a line
+    through their means; every seed is a dot."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(style.MAX_WIDTH, 3.6), sharey=True, squeeze=False)
+    depths = sorted(fixed)
+    for k, (ax, panel) in enumerate(zip(axes[0], panels), start=1):
+        rows = {depth: np.array(fixed[depth], dtype=float) for depth in depths}
+        ax.plot(
+            depths, [rows[d][:, k].mean() for d in depths], "s-", color=style.color("fixed"), lw=1.8,
+            label=f"{style.label('fixed')}, L = {depths[0]} to {depths[-1]}",
+        )
+        for depth in depths:
+            ax.scatter(rows[depth][:, 0], rows[depth][:, k], s=12, color=style.color("fixed"), alpha=0.5)
+        for method, method_rows in adaptive.items():
+            points = np.array(method_rows, dtype=float)
+            ax.scatter(points[:, 0], points[:, k], s=22, color=style.color(method), edgecolors="k", linewidths=0.5,
+                       zorder=3, label=f"{style.label(method)} (each seed)")
+        ax.set_title(panel)
+        ax.set_xlabel("ponder steps per position (mean)")
+        ax.axhline(0.5, color="#999999", ls=":", lw=1)
+    axes[0][0].set_ylabel("accuracy")
+    style.legend_below(fig, ncol=2)
+    return fig
+
+
+@style.book_figure
+def plot_curves(summaries: Mapping[str, Sequence[Mapping]], title: str = "") -> Figure:
+    """Held-out accuracy (left) and mean ponder steps (right) against training updates, one thin line per
+    seed in a shade of the method's hue, a thick one for the mean (``summaries``: method -> run
+    summaries with a ``curve``)."""
+    fig, axes = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
+    for method, runs in summaries.items():
+        updates = runs[0]["curve"]["update"]
+        shades = style.seed_colors(method, len(runs))
+        for ax, name in zip(axes, ("accuracy", "ponder_steps")):
+            curves = np.array([run["curve"][name] for run in runs], dtype=float)
+            for curve, shade in zip(curves, shades):
+                ax.plot(updates, curve, color=shade, lw=0.7, alpha=0.6)
+            ax.plot(updates, curves.mean(axis=0), color=style.color(method), lw=2.2, label=seeds_label(method, len(runs)))
+    axes[0].set_ylabel("held-out accuracy")
+    axes[1].set_ylabel("ponder steps per position")
+    for ax in axes:
+        ax.set_xlabel("training updates")
+    style.legend_below(fig, ncol=2)
+    if title:
+        fig.suptitle(title)
     return fig
