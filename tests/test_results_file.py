@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from cli_runner import ROOT
@@ -18,7 +17,7 @@ from ponderlib.sweep.results import ResultsAppender
 from ponderlib.tasks.parity import ParityConfig
 from ponderlib.tasks.registry import TASKS, Task
 
-TINY = {"n_elems": 3, "hidden": 8, "max_updates": 3, "eval_size": 16, "batch_size": 8, "difficulty_eval_size": 8}
+TINY = {"n_elems": 3, "hidden": 8, "max_updates": 2, "eval_size": 16, "batch_size": 8, "difficulty_eval_size": 8}
 
 
 def always_fails(config: ParityConfig):
@@ -85,32 +84,60 @@ def test_a_second_sweep_on_a_locked_file_is_refused_and_changes_nothing(tmp_path
     assert [record["seed"] for record in load_results(results)] == [0, 1]
 
 
-def _sweep_process(results, seeds: str) -> subprocess.CompletedProcess:
-    flags = [f"--set={name}={value}" for name, value in TINY.items()]
-    command = [sys.executable, "-m", "ponderlib", "sweep", "parity", "--grid", "tau=0.1", "--seeds", seeds,
-               "--results", str(results), "--json", "--quiet", *flags]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu", "PONDERLIB_PROGRESS": "0"}
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+RACE_ROUNDS = 15
+"""Rounds of the race: in each, two processes start a sweep on one new results file at the same instant."""
+
+RACER = """
+import contextlib, io, json, sys, time
+from pathlib import Path
+from ponderlib import cli
+
+folder, me, seeds, rounds, flags = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:]
+for round_ in range(rounds):
+    (folder / f"ready-{round_}-{me}").touch()
+    while len(list(folder.glob(f"ready-{round_}-*"))) < 2:  # both here: go
+        time.sleep(0.001)
+    if me == "later":
+        time.sleep(0.03 * (round_ % 5))  # at once, during the other's runs, or after them
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = cli.main(["sweep", "parity", "--grid", "tau=0.1", "--seeds", seeds, "--quiet",
+                               "--results", str(folder / f"runs-{round_}.jsonl"), *flags])
+        except SystemExit as exit_:
+            status = exit_.code
+    print(json.dumps({"status": status, "stderr": err.getvalue()}), flush=True)
+"""
+"""One racer: a real process that runs ``python -m ponderlib sweep`` (its ``cli.main``) once per round,
+after waiting for the other racer, and prints each round's exit status and stderr as a JSON line."""
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("attempt", range(5))
-def test_two_processes_racing_on_one_file_lose_no_run_and_write_none_twice(tmp_path, attempt):
-    results = tmp_path / "runs.jsonl"
-    with ThreadPoolExecutor(2) as pool:  # two real `python -m ponderlib sweep` processes, started together
-        done = list(pool.map(lambda seeds: _sweep_process(results, seeds), ["0-5", "3-8"]))
-    for process in done:
-        refused = process.returncode == 2 and "being written by another sweep" in process.stderr
-        assert process.returncode == 0 or refused, process.stderr[-2000:]
-        assert refused or len(process.stderr.strip().splitlines()) <= 1
-    seeds = [record["seed"] for record in load_results(results)]
-    assert len(seeds) == len(set(seeds)), seeds  # none written twice
-    finished = set()
-    for process, wanted in zip(done, (range(0, 6), range(3, 9))):
-        if process.returncode == 0:
-            finished |= set(wanted)
-    assert finished <= set(seeds)  # none lost
-    assert json.loads(results.read_text().splitlines()[-1])  # the file ends with a whole record
+def test_two_processes_racing_on_one_file_lose_no_run_and_write_none_twice(tmp_path):
+    flags = [f"--set={name}={value}" for name, value in TINY.items()]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu", "PONDERLIB_PROGRESS": "0"}
+    racers = {
+        seeds: subprocess.Popen([sys.executable, "-c", RACER, str(tmp_path), me, seeds, str(RACE_ROUNDS), *flags],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for me, seeds in (("first", "0-3"), ("later", "2-5"))
+    }
+    outcomes = {}
+    for seeds, racer in racers.items():
+        out, err = racer.communicate(timeout=600)
+        assert racer.returncode == 0, err[-2000:]
+        outcomes[seeds] = [json.loads(line) for line in out.splitlines()]
+    for round_ in range(RACE_ROUNDS):
+        seeds = [record["seed"] for record in load_results(tmp_path / f"runs-{round_}.jsonl")]
+        assert len(seeds) == len(set(seeds)), (round_, seeds)  # none written twice
+        for wanted, first, last in (("0-3", 0, 3), ("2-5", 2, 5)):
+            status, err = outcomes[wanted][round_]["status"], outcomes[wanted][round_]["stderr"]
+            if status == 0:
+                assert set(range(first, last + 1)) <= set(seeds), (round_, seeds)  # none lost
+            else:
+                assert status == 2 and "being written by another sweep" in err and err.count("\n") == 1, err
+        assert any(outcomes[wanted][round_]["status"] == 0 for wanted in outcomes)
+    statuses = [outcome["status"] for wanted in outcomes for outcome in outcomes[wanted]]
+    assert 2 in statuses  # the racers did meet: one found the file locked (and, mostly, not at every round)
 
 
 def test_a_read_only_or_dangling_results_file_is_a_one_line_error(tmp_path):
