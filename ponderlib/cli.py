@@ -16,11 +16,21 @@ library cannot drift apart. Write ``none`` for an optional field's None (``--max
 ``--grid FIELD=V1,V2`` and ``--set FIELD=VALUE`` read their values as ``train``'s options do, or
 ``--spec FILE`` / ``--preset NAME`` give the whole sweep. Finished runs are appended to ``--results``
 and skipped when the same command runs again; it prints the mean and spread over seeds per grid point.
-If runs fail (a worker dies), the others still finish and the command exits with status 1.
+If runs fail (a worker dies), the others still finish and the command exits with status 1. A field is
+given once on the command line (in one ``--grid`` or one ``--set``), and overrides the spec's. Everything
+is checked before the first run: every run's config, the seeds (at most
+:data:`~ponderlib.core.engine.SEED_MAX`) and their count (at most :data:`~ponderlib.sweep.spec.MAX_RUNS`
+runs), the spec file (at most :data:`~ponderlib.sweep.spec.SPEC_MAX_BYTES`, no YAML alias, no key
+twice), the results file (a results file, and no other sweep writing it: it is locked while a sweep
+runs), a Ray cluster's address (answering within :data:`~ponderlib.sweep.executors.RAY_CONNECT_SECONDS`).
+A file that is not a results file is refused and left as it was.
 
 Progress goes to stderr; with ``--json`` the only thing on stdout is the final JSON summary, so the
-command doubles as the benchmark the README's figures come from. Bad arguments exit with status 2
-and a one-line message, never a traceback.
+command doubles as the benchmark the README's figures come from. ``PONDERLIB_PROGRESS`` (``0``/``1``,
+``false``/``true``, ``no``/``yes``, ``off``/``on``) turns the bars off or on where ``--quiet`` is not
+given. Bad arguments, and environment variables it does not understand, exit with status 2 and a
+one-line message (at most :data:`MESSAGE_MAX` characters), never a traceback; Ctrl-C ends a sweep
+with status 130, its finished runs kept.
 """
 
 from __future__ import annotations

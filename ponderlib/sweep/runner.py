@@ -3,7 +3,8 @@ trains the rest on an executor and appends each as it ends; :class:`SweepReport`
 
 The order is fixed so that nothing runs on a bad sweep: the executor's options, then the spec and its
 plan (:func:`~ponderlib.sweep.spec.make_spec`: every config built and validated, once), then the results
-file (:mod:`ponderlib.sweep.results`). Runs that raise or lose their worker do not stop the others; if
+file (:mod:`ponderlib.sweep.results`: locked, read, not written to before a run finishes), then, on Ray,
+the cluster's address (:func:`~ponderlib.sweep.executors.check_ray_connection`). Runs that raise or lose their worker do not stop the others; if
 any failed, :class:`SweepIncomplete` is raised once the rest have finished, and the same sweep run
 again trains only what is missing.
 """
@@ -96,7 +97,9 @@ def sweep(
         progress: show a progress bar over runs (tqdm, on stderr).
 
     Everything is checked before the first run (:func:`~ponderlib.sweep.spec.make_spec`, the
-    executor's options, the results file); problems raise ``ValueError``. Runs that raise or lose
+    executor's options, the results file, a Ray cluster's address); problems raise ``ValueError``, and
+    leave the results file byte for byte as it was. One sweep writes to a results file at a time: a
+    second one on the same file raises ``ValueError`` at once. Runs that raise or lose
     their worker do not stop the others; if any failed, :class:`SweepIncomplete` is raised after the
     rest have finished. ``KeyboardInterrupt`` stops the sweep; a run it interrupted is not recorded.
 

@@ -25,7 +25,7 @@ from typing import Any
 from ponderlib.core.engine import SEED_MAX, TrainConfig, short
 from ponderlib.core.validation import check_int
 from ponderlib.sweep.results import run_key
-from ponderlib.tasks.registry import get_task
+from ponderlib.tasks.registry import TASKS, get_task
 
 SPEC_KEYS = ("task", "grid", "seeds", "fixed")
 """The keys of a spec file (``fixed`` is optional)."""
@@ -115,7 +115,10 @@ def make_spec(
     built and validated, once: :func:`~ponderlib.core.engine.start_run` does not validate it again).
     Integers given for float fields become floats.
     """
-    config_class = get_task(task).config
+    try:
+        config_class = get_task(task).config
+    except (ValueError, TypeError):  # the message would print the name whole
+        raise ValueError(f"task must be one of {', '.join(map(repr, TASKS))}; got {short(repr(task))}") from None
     fixed = {} if fixed is None else fixed
     if not isinstance(grid, Mapping) or not grid:
         raise ValueError(f"grid must be a non-empty mapping {{field: [values]}}, got {short(repr(grid))}")
@@ -203,15 +206,7 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
     suffix = path.suffix.lower()
     if suffix not in (".json", ".yaml", ".yml"):
         raise ValueError(f"spec file must end in .json, .yaml or .yml, got {str(path)!r}")
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"spec file {str(path)!r} is not a regular file (a folder, a pipe or a device)")
-        if info.st_size > SPEC_MAX_BYTES:
-            raise ValueError(f"spec file {str(path)!r} has {info.st_size} bytes; a spec holds at most {SPEC_MAX_BYTES}")
-        text = path.read_text()
-    except OSError as exc:
-        raise ValueError(f"spec file {str(path)!r} cannot be read: {exc.strerror}") from None
+    text = _read_spec_text(path)
     if suffix == ".json":
         try:
             data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
@@ -224,7 +219,7 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
     unknown = [key for key in data if key not in SPEC_KEYS]
     missing = [key for key in SPEC_KEYS[:3] if key not in data]
     if unknown or missing:
-        problem = f"unknown key {unknown[0]!r}" if unknown else f"no {missing[0]!r}"
+        problem = f"unknown key {short(repr(unknown[0]))}" if unknown else f"no {missing[0]!r}"
         raise ValueError(f"spec file {str(path)!r} has {problem}; its keys are task, grid, seeds and, optionally, fixed")
     kinds = {"task": (str, "a task name"), "grid": (dict, "a mapping {field: [values]}"),
              "seeds": (list, "a list of integers"), "fixed": (dict, "a mapping {field: value}")}
@@ -233,6 +228,32 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
         if not isinstance(value, kind):
             raise ValueError(f"spec file {str(path)!r}: {key} must be {what}, got {short(repr(value))}")
     return SweepSpec(data["task"], data["grid"], data["seeds"], data.get("fixed", {}))
+
+
+def _read_spec_text(path: Path) -> str:
+    """The text of a spec file, refused unread (``ValueError``) when it is not a regular file (a pipe
+    would block the read) or is larger than :data:`SPEC_MAX_BYTES`: checked by ``stat`` before it is
+    opened, and again on the opened file (the path may have changed in between)."""
+    try:
+        _check_spec_file(path, os.stat(path))
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as file:
+            _check_spec_file(path, os.fstat(file.fileno()))
+            data = file.read(SPEC_MAX_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"spec file {str(path)!r} cannot be read: {exc.strerror}") from None
+    if len(data) > SPEC_MAX_BYTES:
+        raise ValueError(f"spec file {str(path)!r} has more than {SPEC_MAX_BYTES} bytes; a spec holds at most {SPEC_MAX_BYTES}")
+    try:
+        return data.decode()
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"spec file {str(path)!r} is not UTF-8 text (byte {exc.start} is not)") from None
+
+
+def _check_spec_file(path: Path, info: os.stat_result) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"spec file {str(path)!r} is not a regular file (a folder, a pipe or a device)")
+    if info.st_size > SPEC_MAX_BYTES:
+        raise ValueError(f"spec file {str(path)!r} has {info.st_size} bytes; a spec holds at most {SPEC_MAX_BYTES}")
 
 
 def _load_yaml(path: Path, text: str):
