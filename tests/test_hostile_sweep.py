@@ -140,6 +140,16 @@ def test_a_record_cut_short_stays_while_every_run_fails(tmp_path, capsys, one_re
     assert files(tmp_path) == before  # nothing finished: nothing dropped
 
 
+def test_a_record_cut_short_stays_when_the_ray_address_is_bogus(tmp_path, capsys, one_record):
+    whole = one_record.read_bytes()
+    one_record.write_bytes(whole + whole[: len(whole) // 3])
+    before = files(tmp_path)
+    status, err = command(capsys, "sweep", "parity", "--seeds", "1", "--results", str(one_record), "--quiet",
+                          "--executor", "ray", "--address", "bogus", *TINY)
+    assert_refused(status, err, "Ray")  # not a Ray address, or no Ray installed: checked before a run
+    assert files(tmp_path) == before
+
+
 def test_a_record_cut_short_is_dropped_once_a_run_finishes(capsys, one_record):
     whole = one_record.read_bytes()
     one_record.write_bytes(whole + whole[: len(whole) // 3])

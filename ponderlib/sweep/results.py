@@ -51,6 +51,10 @@ RECORD_START = b'{"task": '
 dropped when the next record is written, only if it begins so (or is a beginning of it)."""
 
 
+OPEN_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+"""Added to every open of a results or spec file: a pipe swapped in after the ``stat`` check does not
+block the open (POSIX; 0 where the system lacks them)."""
+
 OPEN_ATTEMPTS = 5
 """How often :meth:`ResultsAppender.open` opens the path afresh when the file it locked was removed
 meanwhile (by a sweep that created it, finished nothing and removed it)."""
@@ -72,7 +76,7 @@ def load_results(path: str | os.PathLike) -> list[dict]:
     if not check_regular(path):
         return []
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | OPEN_FLAGS)
     except OSError as exc:
         raise ValueError(f"results file {str(path)!r} cannot be read: {exc.strerror}") from None
     try:
@@ -107,8 +111,10 @@ def _check_open_regular(path: Path, fd: int) -> None:
 
 
 def _read_all(fd: int) -> bytes:
+    """The whole file open at ``fd``, from its start."""
+    os.lseek(fd, 0, os.SEEK_SET)
     chunks = []
-    while chunk := os.pread(fd, 1 << 20, sum(map(len, chunks))):
+    while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -195,7 +201,7 @@ class ResultsAppender:
 
     def _open_file(self) -> tuple[int, bool]:
         """The file opened for appending, and whether this call created it."""
-        flags = os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC
+        flags = os.O_RDWR | os.O_APPEND | OPEN_FLAGS
         try:
             if not check_regular(self.path):
                 try:

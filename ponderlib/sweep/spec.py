@@ -24,7 +24,7 @@ from typing import Any
 
 from ponderlib.core.engine import SEED_MAX, TrainConfig, short
 from ponderlib.core.validation import check_int
-from ponderlib.sweep.results import run_key
+from ponderlib.sweep.results import OPEN_FLAGS, run_key
 from ponderlib.tasks.registry import TASKS, get_task
 
 SPEC_KEYS = ("task", "grid", "seeds", "fixed")
@@ -236,7 +236,7 @@ def _read_spec_text(path: Path) -> str:
     opened, and again on the opened file (the path may have changed in between)."""
     try:
         _check_spec_file(path, os.stat(path))
-        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as file:
+        with open(os.open(path, os.O_RDONLY | OPEN_FLAGS), "rb") as file:
             _check_spec_file(path, os.fstat(file.fileno()))
             data = file.read(SPEC_MAX_BYTES + 1)
     except OSError as exc:
