@@ -47,6 +47,10 @@ from ponderlib.mechanisms.universal_transformer import METHODS, UniversalTransfo
 DEFAULT_LR = 3e-3
 """Adam's learning rate when :class:`ChainsConfig` leaves ``lr`` unset."""
 
+MAX_NAMES = 10_000
+"""The most variable names a program's names may be drawn from (``n_names``): each is a row of the
+embedding, and a batch draws a random permutation of all of them for every program."""
+
 ORDERS = ("topological", "shuffled")
 """How a program's assignments are written: each after the one it reads (``"topological"``; a
 position's depth is at most its index), or in a random order (``"shuffled"``; depth independent of
@@ -102,7 +106,7 @@ def chains_batch(
     check_sizes(batch_size=batch_size, min_len=min_len)
     check_int("max_len", max_len, minimum=min_len)
     check_int("max_depth", max_depth, minimum=0)
-    check_int("n_names", n_names, minimum=max_len)
+    check_int("n_names", n_names, minimum=max_len, maximum=MAX_NAMES)
     check_choice("order", order, ORDERS)
     return _draw_chains(batch_size, min_len, max_len, max_depth, n_names, generator, order)
 
@@ -397,7 +401,7 @@ class ChainsConfig(TrainConfig):
             raise ValueError(f"heads must divide d_model = {self.d_model}, got heads = {self.heads}")
         check_sizes(min_len=self.min_len)
         check_int("max_len", self.max_len, minimum=self.min_len)
-        check_int("n_names", self.n_names, minimum=self.max_len)
+        check_int("n_names", self.n_names, minimum=self.max_len, maximum=MAX_NAMES)
         check_int("max_depth", self.max_depth, minimum=0)
         if self.fixed_depth is not None:
             check_int("fixed_depth", self.fixed_depth, minimum=1)
