@@ -284,14 +284,20 @@ def test_a_lambda_of_exactly_zero_or_one_is_in_range(value):
 @pytest.mark.parametrize(
     "call, name",
     [(pondernet_halting, "lambdas"), (pondernet_log_halting, "lambdas"), (act_halting, "halting_units"),
-     (expected_ponder_steps, "halting_probs"), (lambda p: kl_to_geometric(p, 0.2), "halting_probs"),
+     (lambda p: kl_to_geometric(p, 0.2), "halting_probs"),
      (lambda p: reconstruction_loss(torch.ones_like(p), p), "halting_probs"),
      (lambda p: pondernet_loss(torch.ones_like(p), p, 0.2, 0.01), "halting_probs")],
-    ids=["pondernet_halting", "pondernet_log_halting", "act_halting", "expected_ponder_steps", "kl_to_geometric",
-         "reconstruction_loss", "pondernet_loss"],
+    ids=["pondernet_halting", "pondernet_log_halting", "act_halting", "kl_to_geometric", "reconstruction_loss",
+         "pondernet_loss"],
 )
 def test_halting_values_out_of_range_or_nan_are_a_value_error(call, name, value):
     raises_one_line(ValueError, lambda: call(torch.tensor([[0.25, value, 0.5]])), name, "[0, 1]")
+
+
+@pytest.mark.parametrize("value", [NAN, INF], ids=["nan", "inf"])
+def test_expected_ponder_steps_refuses_what_is_not_finite_and_averages_the_rest(value):
+    raises_one_line(ValueError, lambda: expected_ponder_steps(torch.tensor([[0.5, value]])), "halting_probs", "finite")
+    assert expected_ponder_steps(torch.tensor([[0.5, 0.25, 0.0]])).item() == 0.5 + 0.5  # a cut-short unroll
 
 
 @pytest.mark.parametrize(

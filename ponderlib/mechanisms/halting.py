@@ -49,6 +49,7 @@ from ponderlib.core.validation import (
     check_lambda_p,
     check_probability_tensor,
     check_rank,
+    ensure_finite,
 )
 
 PRIOR_TRUNCATIONS = ("normalised", "last")
@@ -211,11 +212,12 @@ def geometric_prior(
 def expected_ponder_steps(halting_probs: torch.Tensor) -> torch.Tensor:
     """``E[n] = sum_n n * p_n`` for ``p`` of shape ``(B, N)``; returns shape ``(B,)``.
 
-    Raises ``TypeError`` unless ``halting_probs`` is a tensor, and ``ValueError`` for a ``p_n``
-    outside [0, 1] or NaN (a NaN would make ``E[n]`` NaN without a word). Rows need not sum to one
-    (an unroll cut short, or a mean over samples).
+    Raises ``TypeError`` unless ``halting_probs`` is a tensor, and ``ValueError`` naming it for a
+    ``p_n`` that is NaN or infinite (a NaN would make ``E[n]`` NaN without a word). Any finite
+    weights are averaged as they are: rows need not sum to one (an unroll cut short), and an ACT
+    remainder rounded a hair below zero (``eps = 0``) is no error.
     """
     check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
-    check_probability_tensor("halting_probs", halting_probs)
+    ensure_finite("halting_probs", halting_probs)
     steps = torch.arange(1, halting_probs.shape[1] + 1, device=halting_probs.device, dtype=halting_probs.dtype)
     return (halting_probs * steps).sum(dim=1)

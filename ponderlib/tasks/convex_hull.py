@@ -130,11 +130,11 @@ def _extremes_and_duplicates(points: np.ndarray, lengths: np.ndarray) -> tuple[n
     pass: the exponent ``e`` of each set's largest coordinate (``max |x| < 2**e``, for
     :func:`_hull_vertices`) and whether two of its points coincide, both ``(B,)``."""
     _, exponents = np.frexp(np.abs(points).max(axis=(1, 2)))  # (B,)
-    width = points.shape[1]
-    real = np.arange(width) < lengths[:, None]  # (B, N)
-    pairs = real[:, :, None] & real[:, None, :] & ~np.eye(width, dtype=bool)  # (B, N, N): two real points
-    same = (points[:, :, None, :] == points[:, None, :, :]).all(axis=3)  # (B, N, N)
-    return exponents, (same & pairs).any(axis=(1, 2))
+    x, y = points[..., 0], points[..., 1]  # (B, N) each
+    same = (x[:, :, None] == x[:, None, :]) & (y[:, :, None] == y[:, None, :])  # (B, N, N)
+    real = np.arange(points.shape[1]) < lengths[:, None]  # (B, N)
+    same &= real[:, :, None] & real[:, None, :]
+    return exponents, np.triu(same, 1).any(axis=(1, 2))  # a pair i < j of real points that coincide
 
 
 def _hull_order(name: str, points: np.ndarray, exponent: int, duplicates: bool) -> list[int]:
