@@ -324,11 +324,10 @@ def test_live_table_and_paragraph_by_hand():
     paragraph = presentation.live_paragraph({**LIVE_RUNS, "act-deep-start": deep_start_runs()})
     # ACT (Graves): 0.95 and 0.99, both >= 0.95; deep start: 0.99 learnt, 0.90 not
     assert paragraph == (
-        "In this run, ACT learnt the chains (accuracy 0.95 or more) in 2 of the two seeds (accuracy 0.950 to "
-        "0.990), its ponder steps following the depth with r = 0.55 to 0.81 there; ACT, deep start learnt the "
-        "chains (accuracy 0.95 or more) in 1 of the two seeds (accuracy 0.900 to 0.990), its ponder steps "
-        "following the depth with r = 0.90 to 0.90 there. The fixed depth reaches 0.970 to 0.980, PonderNet "
-        "0.940 to 0.960."
+        "In this run, ACT with Graves' initial bias learnt the chains (accuracy 0.95 or more) in 2 of the two "
+        "seeds (accuracy 0.950 to 0.990), its ponder steps following the depth with r = 0.55 to 0.81 there; with "
+        "a deep start, in 1 of the two seeds (accuracy 0.900 to 0.990), its ponder steps following the depth "
+        "with r = 0.90 there. The fixed depth reaches 0.970 to 0.980, PonderNet 0.940 to 0.960."
     )
     assert presentation.learnt([0.95, 0.949, 1.0]) == 2
 
@@ -337,7 +336,7 @@ def test_steps_by_depth_sentence_by_hand():
     act = presentation.scores(LIVE_RUNS)["act"]  # depth 0: (2 + 1) / 2, 1: (3 + 1) / 2, 2: (4 + 3) / 2
     assert (
         presentation.steps_by_depth_sentence(act)
-        == "Mean ACT ponder steps per required depth 0 to 2: 1.50, 2.00, 3.50."
+        == "Mean ponder steps per required depth 0 to 2, ACT: 1.50, 2.00, 3.50."
     )
 
 
@@ -422,9 +421,9 @@ def test_evidence_paragraph_by_hand():
     # Graves' bias: 0.86 (stuck: 1 step, accuracy 0.5 at every depth by hand) and 0.99; deep start: 0.99, 0.98
     assert text == (
         "Over the 2 seeds of the evidence, ACT with Graves' initial bias learns the chains in **1 of 2**; with a "
-        "deep start in **2 of 2**. The 1 runs that do not learn them ponder 1.00 to 1.00 steps per position and "
-        "reach 0.860 to 0.860 accuracy: right on roots and on most one-hop positions (0.50 to 0.50), close to "
-        "chance at 4 hops (0.50 to 0.50).\n\n" + evidence.describe()
+        "deep start in **2 of 2**. The 1 runs with Graves' bias that do not learn them ponder 1.00 steps per "
+        "position and reach 0.860 accuracy: 0.50 at 0 hops, 0.50 at 1 hop, 0.50 at 2 hops, 0.50 at 3 hops, "
+        "0.50 at 4 hops.\n\n" + evidence.describe()
     )
 
 
@@ -498,7 +497,7 @@ def test_paper_table_by_hand():
     )
     assert rows[1][3] == "ACT, deep start: reproduced in every seed (1 of 1 seeds) grow with every hop"
     assert rows[2][2] == (
-        "accuracy after 3,000 updates: fixed depth 3 0.97 to 0.97 (mean 0.97); ACT 0.86 to 0.86 (mean 0.86); "
+        "accuracy after 2,000 updates: fixed depth 3 0.97 to 0.97 (mean 0.97); ACT 0.86 to 0.86 (mean 0.86); "
         "ACT, deep start 0.99 to 0.99 (mean 0.99); PonderNet 0.98 to 0.98 (mean 0.98)"
     )
     assert [row[3] for row in rows[3:]] == ["not tested"] * 3

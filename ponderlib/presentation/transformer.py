@@ -32,6 +32,16 @@ def _range(values: Sequence[float], digits: int) -> str:
     return f"{min(values):.{digits}f} to {max(values):.{digits}f}"
 
 
+def _span(values: Sequence[float], digits: int) -> str:
+    """:func:`_range`, or the one value when all are equal: ``"0.85"`` rather than ``"0.85 to 0.85"``."""
+    low, high = f"{min(values):.{digits}f}", f"{max(values):.{digits}f}"
+    return low if low == high else f"{low} to {high}"
+
+
+def _hops(depth: int) -> str:
+    return "1 hop" if depth == 1 else f"{depth} hops"
+
+
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values)
 
@@ -117,15 +127,12 @@ def live_paragraph(runs: Runs) -> str:
     for method in ("act", "act-deep-start"):
         accuracies = [e.accuracy for e in evaluations[method]]
         correlations = [e.depth_correlation for e in evaluations[method] if e.accuracy >= LEARNT_ACCURACY]
-        follows = f", its ponder steps following the depth with r = {_range(correlations, 2)} there" if correlations else ""
-        parts.append(
-            f"{style.label(method)} learnt the chains (accuracy {LEARNT_ACCURACY} or more) in {learnt(accuracies)} of "
-            f"the {number_word(seeds)} seeds (accuracy {_range(accuracies, 3)}){follows}"
-        )
+        follows = f", its ponder steps following the depth with r = {_span(correlations, 2)} there" if correlations else ""
+        parts.append(f"in {learnt(accuracies)} of the {number_word(seeds)} seeds (accuracy {_span(accuracies, 3)}){follows}")
     return (
-        f"In this run, {parts[0]}; {parts[1]}. The fixed depth reaches "
-        f"{_range([e.accuracy for e in evaluations['fixed']], 3)}, PonderNet "
-        f"{_range([e.accuracy for e in evaluations['pondernet']], 3)}."
+        f"In this run, ACT with Graves' initial bias learnt the chains (accuracy {LEARNT_ACCURACY} or more) {parts[0]}; "
+        f"with a deep start, {parts[1]}. The fixed depth reaches {_span([e.accuracy for e in evaluations['fixed']], 3)}, "
+        f"PonderNet {_span([e.accuracy for e in evaluations['pondernet']], 3)}."
     )
 
 
@@ -144,11 +151,14 @@ def evidence_paragraph(evidence: Evidence) -> str:
     )
     if stuck:
         text += (
-            f" The {len(stuck)} runs that do not learn them ponder {_range([r['test_ponder_steps'] for r in stuck], 2)} "
-            f"steps per position and reach {_range([r['test_accuracy'] for r in stuck], 3)} accuracy: right on roots "
-            f"and on most one-hop positions ({_range([r['accuracy_by_depth']['1'] for r in stuck], 2)}), close to "
-            f"chance at {_config(evidence)['max_depth']} hops "
-            f"({_range([r['accuracy_by_depth'][str(_config(evidence)['max_depth'])] for r in stuck], 2)})."
+            f" The {len(stuck)} runs with Graves' bias that do not learn them ponder "
+            f"{_span([r['test_ponder_steps'] for r in stuck], 2)} steps per position and reach "
+            f"{_span([r['test_accuracy'] for r in stuck], 3)} accuracy: "
+            + ", ".join(
+                f"{_span([r['accuracy_by_depth'][str(d)] for r in stuck], 2)} at {_hops(d)}"
+                for d in range(_config(evidence)["max_depth"] + 1)
+            )
+            + "."
         )
     return text + "\n\n" + evidence.describe()
 
@@ -185,11 +195,11 @@ def distribution_table(distributions: Mapping[str, Mapping[int, StepsDistributio
 
 
 def steps_by_depth_sentence(evaluations: Sequence[ChainsEvaluation], method: str = "act") -> str:
-    """``"Mean ACT ponder steps per required depth 0 to 4: 2.53, 2.90, 3.53, 4.15, 4.55."``, averaged
+    """``"Mean ponder steps per required depth 0 to 4, ACT: 2.53, 2.90, 3.53, 4.15, 4.55."``, averaged
     over the seeds' evaluations (:func:`~ponderlib.experiments.transformer.mean_steps_by_depth`)."""
     table = mean_steps_by_depth(evaluations)
     return (
-        f"Mean {style.label(method)} ponder steps per required depth {min(table)} to {max(table)}: "
+        f"Mean ponder steps per required depth {min(table)} to {max(table)}, {style.label(method)}: "
         + ", ".join(f"{steps:.2f}" for steps in table.values())
         + "."
     )
