@@ -156,3 +156,12 @@ def legend_below(fig, ax=None, ncol: int | None = None, **kwargs):
     return fig.legend(
         handles, labels, loc="outside lower center", ncol=ncol or min(len(labels), 3), frameon=False, **kwargs
     )
+
+
+def finish(fig, title: str = "", ncol: int = 2):
+    """The last touches of a book figure: the legend under the panels (``ncol`` columns), the title
+    when given; returns ``fig``."""
+    legend_below(fig, ncol=ncol)
+    if title:
+        fig.suptitle(title)
+    return fig

@@ -295,10 +295,7 @@ def plot_steps_distribution(distributions: Mapping[str, Mapping[int, Any]], titl
         style.integer_ticks(ax.xaxis)
         style.integer_ticks(ax.yaxis)
     axes[0][0].set_ylabel("ponder steps")
-    style.legend_below(fig, ncol=2)
-    if title:
-        fig.suptitle(title)
-    return fig
+    return style.finish(fig, title)
 
 
 @style.book_figure
@@ -349,7 +346,4 @@ def plot_curves(summaries: Mapping[str, Sequence[Mapping]], title: str = "") -> 
     axes[1].set_ylabel("ponder steps per position")
     for ax in axes:
         ax.set_xlabel("training updates")
-    style.legend_below(fig, ncol=2)
-    if title:
-        fig.suptitle(title)
-    return fig
+    return style.finish(fig, title)

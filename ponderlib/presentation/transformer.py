@@ -415,3 +415,18 @@ def compute_paragraph(
             f"{deeper:.3f} on the longer, deeper programs (the fixed depth, {fixed_text})"
         )
     return "Means over the seeds: " + "; ".join(parts) + "."
+
+
+def tau_paragraph(evidence: Evidence) -> str:
+    """In how many seeds of the tau evidence (grid ``tau``) ACT learns the chains at each tau, and its
+    mean ponder steps there."""
+    parts = [
+        f"{learnt(evidence.values('test_accuracy', tau=tau))} of {len(evidence.values('test_accuracy', tau=tau))} "
+        f"seeds at tau = {tau:g} ({_mean(evidence.values('test_ponder_steps', tau=tau)):.2f} steps per position)"
+        for tau in evidence.preset.grid["tau"]
+    ]
+    return (
+        f"Over the evidence's seeds, ACT with a deep start learns the chains (accuracy {LEARNT_ACCURACY} or more) in "
+        + ", ".join(parts[:-1]) + f" and {parts[-1]}: the smaller the ponder cost, the more runs learn the look-up "
+        "before their steps erode, as the trap above predicts."
+    )

@@ -128,6 +128,10 @@ DEEP_START = -3.0
 position first ponders up to the cap and the ponder cost then shortens it; Graves' bias of 1 starts
 at about 2 steps."""
 
+CHAPTER_4_MODELS = {"method": ["act", "fixed", "pondernet"], "halting_bias_init": [1.0, DEEP_START]}
+"""Chapter 4's grid: every method, and each with Graves' initial halting bias and a deep start (the
+fixed depth has no halting unit: its two points are the same run twice, a check of determinism)."""
+
 CHAPTER_4_LIVE_UPDATES = 800
 """Chapter 4's live budget on a CPU, in training updates: where ACT has learnt the task in most seeds."""
 
@@ -269,7 +273,7 @@ PRESETS: dict[str, Preset] = {
             "every required depth, on longer programs and on deeper chains than trained."
         ),
         task="chains",
-        grid={"method": ["act", "fixed", "pondernet"], "halting_bias_init": [1.0, DEEP_START]},
+        grid=CHAPTER_4_MODELS,
         fixed=CHAPTER_4_CHAINS,
         seeds=LIVE_SEEDS,
         max_updates=CHAPTER_4_LIVE_UPDATES,
@@ -293,7 +297,7 @@ PRESETS: dict[str, Preset] = {
             "steps at every required depth, and PonderNet's correlation on executed and on expected steps."
         ),
         task="chains",
-        grid={"method": ["act", "fixed", "pondernet"], "halting_bias_init": [1.0, DEEP_START]},
+        grid=CHAPTER_4_MODELS,
         fixed=CHAPTER_4_CHAINS,
         seeds=list(range(10)),
         max_updates=CHAPTER_4_CONVERGED_UPDATES,
