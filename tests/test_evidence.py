@@ -100,13 +100,13 @@ def test_bad_requests_name_what_is_wrong(tmp_path, monkeypatch):
 
 def test_a_presets_config_is_a_run_of_its_evidence():
     preset = PRESETS["ut-chains-live"]
-    config = preset.config(3, method="fixed")
+    config = preset.config(3, method="fixed", halting_bias_init=1.0)
     planned = make_spec(preset.spec().task, preset.grid, preset.seeds, preset.spec().fixed).runs
     assert run_key("chains", config.to_dict()) in {run.key for run in planned}
-    with pytest.raises(ValueError, match=r"point must name the grid fields \['method'\]"):
-        preset.config(0)
+    with pytest.raises(ValueError, match=r"point must name the grid fields \['halting_bias_init', 'method'\]"):
+        preset.config(0, method="fixed")
     with pytest.raises(ValueError, match="method must be one of the grid's values"):
-        preset.config(0, method="lstm")
+        preset.config(0, method="lstm", halting_bias_init=1.0)
 
 
 def live_summary(seed: int, tau: float, steps: float, **config) -> dict:
