@@ -590,3 +590,23 @@ def test_tau_paragraph_by_hand():
         "seeds at tau = 0.05 (1.10 steps per position): the smaller the ponder cost, the more runs learn the "
         "look-up before their steps erode, as the trap above predicts."
     )
+
+
+def test_the_evidence_figures_fit_the_column_with_book_fonts():
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures import transformer as figures
+
+    confound = figures.plot_depth_by_position({"topological": [0.0, 0.8, 1.3], "shuffled": [1.0, 1.0, 1.1]})
+    _check_layout(confound, [confound.axes[0].xaxis])
+    table = {0: experiments.StepsDistribution((0, 4)), 1: experiments.StepsDistribution((0, 3, 1))}
+    distribution = figures.plot_steps_distribution({"act-deep-start": table, "pondernet": table})
+    _check_layout(distribution, [ax.xaxis for ax in distribution.axes] + [distribution.axes[0].yaxis])
+    rows = [(2.0, 0.6, 0.5), (2.1, 0.7, 0.6)]
+    compute = figures.plot_compute_accuracy({1: rows, 2: rows}, {"act": rows}, ["at 4 hops", "longer"])
+    _check_layout(compute)
+    curve = {"update": [100, 200], "accuracy": [0.7, 0.9], "ponder_steps": [2.0, 1.5]}
+    curves = figures.plot_curves({"act": [{"curve": curve}, {"curve": curve}], "fixed": [{"curve": curve}]})
+    _check_layout(curves)
+    assert [t.get_text() for t in curves.legends[0].get_texts()] == ["ACT (mean of 2 seeds)", "fixed depth (one seed)"]
+    plt.close("all")

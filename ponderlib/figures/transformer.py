@@ -321,8 +321,8 @@ def plot_compute_accuracy(
             ax.scatter(points[:, 0], points[:, k], s=22, color=style.color(method), edgecolors="k", linewidths=0.5,
                        zorder=3, label=f"{style.label(method)} (each seed)")
         ax.set_title(panel)
-        ax.set_xlabel("ponder steps per position (mean)")
         ax.axhline(0.5, color="#999999", ls=":", lw=1)
+    fig.supxlabel("ponder steps per position (mean)")
     axes[0][0].set_ylabel("accuracy")
     style.legend_below(fig, ncol=2)
     return fig

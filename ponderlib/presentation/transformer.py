@@ -377,7 +377,7 @@ def correlation_paragraph(converged: Evidence, topological: Evidence) -> str:
     act = {"method": "act", "halting_bias_init": DEEP_START}
     pondernet = {"method": "pondernet", "halting_bias_init": 1.0}
     return (
-        f"Controlling for position changes almost nothing. With a deep start, ACT's mean r is "
+        f"Controlling for position changes little. With a deep start, ACT's mean r is "
         f"{mean(converged, 'test_depth_correlation', **act):.2f} over all positions and "
         f"{mean(converged, 'test_depth_correlation_given_position', **act):.2f} within each; in topological "
         f"order, where depth and position correlate with r = "
