@@ -124,9 +124,9 @@ steps (the fixed depth: 3 applications), scored after training on 512 programs a
 assignments, and up to 20 assignments with chains of up to 7 hops."""
 
 DEEP_START = -3.0
-"""The halting unit's initial bias of a *deep start* (Sapunov 2026): ``sigmoid(-3) = 0.05``, so a
-position first ponders up to the cap and the ponder cost then shortens it; Graves' bias of 1 starts
-at about 2 steps."""
+"""The halting unit's initial bias of a *deep start* (Sapunov 2026): ``sigmoid(-3) = 0.05``, so before
+training a position ponders up to the cap (Graves' bias of 1: about 2 steps), and the ponder cost
+shortens it as it trains."""
 
 CHAPTER_4_MODELS = {"method": ["act", "fixed", "pondernet"], "halting_bias_init": [1.0, DEEP_START]}
 """Chapter 4's grid: every method, and each with Graves' initial halting bias and a deep start (the
