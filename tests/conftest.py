@@ -1,6 +1,13 @@
 """Fixtures shared by the test modules."""
 
-import pytest
+import os
+
+# Ray's local clusters use token authentication, and Ray reads this variable once, when it is first
+# imported: set here, before any test module imports ray, a driver and the clusters the tests start
+# (in this process or in another) agree, whichever module pytest collects first.
+os.environ.setdefault("RAY_AUTH_MODE", "token")
+
+import pytest  # noqa: E402
 import torch
 
 

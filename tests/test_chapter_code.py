@@ -43,3 +43,12 @@ def test_chapters_import_the_layers_not_the_old_flat_modules(chapter):
     flat = r"ponderlib\.(engine|device|validation|data|halting|losses|act|pondernet|attention|pointer|universal_transformer|parity|sorting|convex_hull|chains|plots|pointer_plots|transformer_plots|sweep_plots|widgets)\b(?!\.)"
     for cell in code_cells(chapter):
         assert not re.search(r"from " + flat + r" import|import " + flat, source(cell)), source(cell)[:120]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[c.stem for c in CHAPTERS])
+def test_no_control_characters_in_any_cell(chapter):
+    """A TeX command written through a Python string without ``r`` (``"\\bar"``) becomes a backspace and
+    ``\\bar N`` reaches MathJax as ``ar N``: caught here, not by the browser after a 17-minute build."""
+    for index, cell in enumerate(json.loads(chapter.read_text())["cells"]):
+        found = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", source(cell))
+        assert found is None, f"{chapter.name}, cell {index}: control character {found.group()!r} in {source(cell)[max(0, found.start() - 30):found.end() + 10]!r}"

@@ -16,10 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-# Ray's local clusters use token authentication; a driver connecting to one by its address sends the
-# token only if this is set before ray is imported.
-os.environ.setdefault("RAY_AUTH_MODE", "token")
-
 import matplotlib
 
 matplotlib.use("Agg")
