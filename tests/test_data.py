@@ -24,6 +24,16 @@ def test_difficulty_range_and_targets(args):
     assert torch.equal(batch.targets, ((batch.inputs == 1).sum(dim=1) % 2).float())
 
 
+def test_the_label_counts_the_ones_or_every_non_zero_entry():
+    ones = parity_batch(2000, 9, generator=stream_generator(0, "data", "cpu"))
+    nonzero = parity_batch(2000, 9, generator=stream_generator(0, "data", "cpu"), label="nonzero")
+    assert torch.equal(ones.inputs, nonzero.inputs)  # the label changes the target, not the vectors
+    assert torch.equal(nonzero.targets, (ones.difficulty % 2).float())
+    by_hand = parity_batch(1, 3, 3, 3, generator=stream_generator(2, "data", "cpu"), label="nonzero")
+    assert by_hand.targets.tolist() == [1.0]  # three non-zero entries: odd, whatever their signs
+    assert not torch.equal(ones.targets, nonzero.targets)  # -1 entries make the two differ
+
+
 def test_parity_by_hand_and_balance():
     batch = parity_batch(20000, 8, generator=stream_generator(0, "data", "cpu"))
     # Both classes and every difficulty 1..8 occur in roughly equal shares.

@@ -7,7 +7,7 @@ from torch import nn
 from ponderlib.mechanisms.act import ACT, ACTRNN
 from ponderlib.mechanisms.halting import act_halting, pondernet_halting, pondernet_log_halting
 from ponderlib.mechanisms.pondernet import PonderNet
-from ponderlib.tasks.parity import act_parity_model, pondernet_parity_model
+from ponderlib.tasks.parity import CELLS, ParityConfig, act_parity_model, pondernet_parity_model, train_parity
 from ponderlib.tasks.parity_data import parity_batch
 
 
@@ -159,3 +159,35 @@ class TestPonderNetModule:
             model(torch.zeros(0, 4))
         with pytest.raises(ValueError, match="halting_rule must be one of"):
             model.infer(torch.zeros(2, 4), halting_rule="greedy")
+
+
+class TestParityCells:
+    """Graves' simple RNN of tanh units or the book's GRU, for both methods."""
+
+    def test_the_tanh_cell_is_graves_simple_rnn(self):
+        torch.manual_seed(0)
+        act = act_parity_model(n_elems=5, hidden=7, cell="tanh")
+        cell = act.cell
+        assert isinstance(cell, nn.RNNCell) and cell.nonlinearity == "tanh"
+        x, h = torch.randn(3, 6), torch.randn(3, 7)  # 5 entries and the first-step flag
+        by_hand = torch.tanh(x @ cell.weight_ih.T + cell.bias_ih + h @ cell.weight_hh.T + cell.bias_hh)
+        assert torch.allclose(cell(x, h), by_hand, atol=1e-6)
+        assert isinstance(pondernet_parity_model(n_elems=5, hidden=7, cell="tanh").step.cell, nn.RNNCell)
+        assert isinstance(act_parity_model(n_elems=5, hidden=7).cell, nn.GRUCell)
+
+    @pytest.mark.parametrize("method", ["act", "pondernet"])
+    @pytest.mark.parametrize("cell", CELLS)
+    def test_every_cell_trains_with_every_method(self, method, cell):
+        result = train_parity(
+            method=method, cell=cell, n_elems=3, hidden=8, batch_size=8, max_updates=3, eval_size=16,
+            difficulty_eval_size=4, target_accuracy=None, progress=False,
+        )
+        assert result.summary()["config"]["cell"] == cell
+
+    def test_an_unknown_cell_or_label_is_refused_naming_it(self):
+        with pytest.raises(ValueError, match="cell"):
+            act_parity_model(n_elems=4, cell="lstm")
+        with pytest.raises(ValueError, match="cell"):
+            ParityConfig(cell="lstm").validate()
+        with pytest.raises(ValueError, match="label"):
+            ParityConfig(label="odd").validate()

@@ -1,8 +1,8 @@
 """The parity task (Graves 2016, sec. 3.1; Banino et al. 2021, sec. 3.1): models, loss, metrics, training.
 
-Both methods read the whole parity vector at every ponder step, update a ``GRUCell`` of ``hidden``
-units, predict the parity with a linear layer and the halting signal with another, so they compare
-on equal terms. The only differences are the ones the methods define: ACT's input carries the
+Both methods read the whole parity vector at every ponder step, update a recurrent cell of ``hidden``
+units (a GRU, the book's default, or Graves' simple RNN of tanh units: ``cell``), predict the parity
+with a linear layer and the halting signal with another, so they compare on equal terms. The only differences are the ones the methods define: ACT's input carries the
 first-step flag and its prediction is the mean field; PonderNet's prediction is the one at the
 halting step. The data (:func:`ponderlib.tasks.parity_data.parity_batch`) is shared with sequence parity.
 """
@@ -23,9 +23,14 @@ from ponderlib.mechanisms.act import ACT, ACTOutput, check_act_settings
 from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, expected_ponder_steps
 from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses
 from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet, check_pondernet_settings
-from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
+from ponderlib.tasks.parity_data import LABELS, ParityBatch, ParityVectors, parity_batch
 
 METHODS = ("act", "pondernet")
+
+CELLS = ("gru", "tanh")
+"""The recurrent cells a parity model can ponder with: ``"gru"`` (``nn.GRUCell``, the book's default)
+or ``"tanh"``, the simple RNN ``h' = tanh(W x + U h + b)`` of Graves' and Banino et al.'s parity
+networks ("a simple RNN with a single hidden layer containing 128 tanh units")."""
 
 DEFAULT_LR = {"act": 5e-3, "pondernet": 1e-2}
 """Adam's learning rate for each method when :class:`ParityConfig` leaves ``lr`` unset: the fastest
@@ -33,15 +38,25 @@ of those tried to 0.99 on 8-element parity on a 2-core CPU (medians of seeds 0-2
 often at 1e-2, PonderNet learns more slowly at 5e-3)."""
 
 
+def parity_cell(cell: str, input_size: int, hidden: int) -> nn.GRUCell | nn.RNNCell:
+    """The recurrent cell ``cell`` names (one of :data:`CELLS`), from ``input_size`` inputs to ``hidden`` units."""
+    check_choice("cell", cell, CELLS)
+    check_sizes(input_size=input_size, hidden=hidden)
+    if cell == "gru":
+        return nn.GRUCell(input_size, hidden)
+    return nn.RNNCell(input_size, hidden, nonlinearity="tanh")
+
+
 class PonderStep(nn.Module):
-    """PonderNet's step function ``(y_n, h_{n+1}, lambda_n) = s(x, h_n)`` (Banino sec. 2, unnumbered) with a GRU cell.
+    """PonderNet's step function ``(y_n, h_{n+1}, lambda_n) = s(x, h_n)`` (Banino sec. 2, unnumbered)
+    with the recurrent cell ``cell`` (one of :data:`CELLS`).
 
     ``y_n`` is a parity logit ``(B,)``; ``lambda_n = sigmoid(w^T h_{n+1} + b)`` ``(B,)``.
     """
 
-    def __init__(self, input_size: int, hidden: int) -> None:
+    def __init__(self, input_size: int, hidden: int, cell: str = "gru") -> None:
         super().__init__()
-        self.cell = nn.GRUCell(input_size, hidden)
+        self.cell = parity_cell(cell, input_size, hidden)
         self.output_layer = nn.Linear(hidden, 1)
         self.lambda_layer = nn.Linear(hidden, 1)
 
@@ -53,15 +68,17 @@ class PonderStep(nn.Module):
 
 
 def act_parity_model(
-    n_elems: int, hidden: int = 64, max_ponder_steps: int = 20, eps: float = 0.01, halting_bias_init: float = 1.0
+    n_elems: int, hidden: int = 64, max_ponder_steps: int = 20, eps: float = 0.01, halting_bias_init: float = 1.0,
+    cell: str = "gru",
 ) -> ACT:
-    """ACT for parity: ``GRUCell(n_elems + 1, hidden)`` (the +1 is the first-step flag), one logit out.
+    """ACT for parity: a recurrent cell (``cell``, one of :data:`CELLS`) from ``n_elems + 1`` inputs
+    (the +1 is the first-step flag) to ``hidden`` units, one logit out.
 
     ``halting_bias_init`` is the initial ``b_h`` of the halting unit (Graves eq. 5; he uses 1).
     """
     check_sizes(n_elems=n_elems, hidden=hidden)
     return ACT(
-        cell=nn.GRUCell(n_elems + 1, hidden),
+        cell=parity_cell(cell, n_elems + 1, hidden),
         output_layer=nn.Linear(hidden, 1),
         hidden_size=hidden,
         max_ponder_steps=max_ponder_steps,
@@ -71,15 +88,16 @@ def act_parity_model(
 
 
 def pondernet_parity_model(
-    n_elems: int, hidden: int = 64, max_ponder_steps: int = 20, unroll_tolerance: float = 1e-3
+    n_elems: int, hidden: int = 64, max_ponder_steps: int = 20, unroll_tolerance: float = 1e-3, cell: str = "gru",
 ) -> PonderNet:
-    """PonderNet for parity: :class:`PonderStep` with ``GRUCell(n_elems, hidden)``, one logit out.
+    """PonderNet for parity: :class:`PonderStep` with a recurrent cell (``cell``, one of :data:`CELLS`)
+    from ``n_elems`` inputs to ``hidden`` units, one logit out.
 
     ``unroll_tolerance``: see :class:`~ponderlib.mechanisms.pondernet.PonderNet` (0 for the reverse KL).
     """
     check_sizes(n_elems=n_elems, hidden=hidden)
     return PonderNet(
-        PonderStep(n_elems, hidden), hidden_size=hidden, max_ponder_steps=max_ponder_steps,
+        PonderStep(n_elems, hidden, cell), hidden_size=hidden, max_ponder_steps=max_ponder_steps,
         unroll_tolerance=unroll_tolerance,
     )
 
@@ -100,7 +118,8 @@ class ParityConfig(TrainConfig):
 
     method: str = option("pondernet", "the halting method", choices=METHODS)
     n_elems: int = option(8, "parity vector length")
-    hidden: int = option(64, "GRU cell size (both methods)")
+    hidden: int = option(64, "recurrent cell size (both methods)")
+    cell: str = option("gru", "the recurrent cell: gru, or tanh (Graves' simple RNN of tanh units)", choices=CELLS)
     max_ponder_steps: int = option(20, "cap on ponder steps per input")
     tau: float = option(0.01, "ACT's time penalty, >= 0")
     eps: float = option(0.01, "ACT's halting slack: halt once sum h_n >= 1 - eps, in [0, 1)")
@@ -115,6 +134,7 @@ class ParityConfig(TrainConfig):
     halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES)
     min_nonzero: int = option(1, "fewest non-zero entries in a training vector")
     max_nonzero: int | None = option(None, "most non-zero entries in a training vector (None: n_elems)")
+    label: str = option("ones", "the target: parity of the +1 entries (ones, the papers'), or of all non-zero entries", choices=LABELS)
     difficulty_eval_size: int = option(512, "held-out vectors per difficulty 1..n_elems, scored after training")
     batch_size: int = default("batch_size", 256)
     target_accuracy: float | None = default("target_accuracy", 0.99)
@@ -123,6 +143,8 @@ class ParityConfig(TrainConfig):
 
     def validate(self) -> None:
         check_choice("method", self.method, METHODS)
+        check_choice("cell", self.cell, CELLS)
+        check_choice("label", self.label, LABELS)
         check_sizes(n_elems=self.n_elems, hidden=self.hidden, max_ponder_steps=self.max_ponder_steps)
         check_act_settings(self.tau, self.eps, self.halting_bias_init)
         check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)
@@ -248,13 +270,15 @@ def evaluate_by_difficulty(
     halting_rule: str = "sample",
     *,
     seed: int,
+    label: str = "ones",
 ) -> DifficultyEvaluation:
     """Accuracy and ponder steps of ``model`` at each difficulty (default ``1..n_elems``).
 
     Each difficulty gets its own batch of ``samples_per_difficulty`` vectors with exactly that many
     non-zero entries, on the model's device, drawn from the ``"scoring"`` stream of the run seeded
     with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`): two models scored with one
-    ``seed`` see the same vectors.
+    ``seed`` see the same vectors. ``label`` is what the targets count (see
+    :data:`~ponderlib.tasks.parity_data.LABELS`).
     """
     ensure_type("model", model, (ACT, PonderNet))
     difficulties = list(range(1, n_elems + 1)) if difficulties is None else list(difficulties)
@@ -265,7 +289,7 @@ def evaluate_by_difficulty(
     accuracy, ponder_steps, expected, per_sample, halting = [], [], [], [], []
     for difficulty in difficulties:
         check_int("difficulty", difficulty, minimum=1, maximum=n_elems)
-        batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator)
+        batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator, label=label)
         evaluation = evaluate_parity(model, batch, halting_rule=halting_rule, generator=generator)
         accuracy.append(evaluation.accuracy)
         ponder_steps.append(evaluation.ponder_steps.float().mean().item())
@@ -285,14 +309,14 @@ def evaluate_by_difficulty(
 
 
 def build_parity_model(config: ParityConfig) -> ACT | PonderNet:
-    """The model ``config.method`` names, with the same GRU size for both methods. PonderNet trained
+    """The model ``config.method`` names, with the same cell and size for both methods. PonderNet trained
     with the reverse KL unrolls all ``max_ponder_steps`` (the KL needs ``log p_n`` at every step)."""
     if config.method == "act":
         return act_parity_model(
-            config.n_elems, config.hidden, config.max_ponder_steps, config.eps, config.halting_bias_init
+            config.n_elems, config.hidden, config.max_ponder_steps, config.eps, config.halting_bias_init, config.cell
         )
     unroll_tolerance = 0.0 if config.kl_direction == "reverse" else 1e-3
-    return pondernet_parity_model(config.n_elems, config.hidden, config.max_ponder_steps, unroll_tolerance)
+    return pondernet_parity_model(config.n_elems, config.hidden, config.max_ponder_steps, unroll_tolerance, config.cell)
 
 
 def parity_objective(config: ParityConfig):
@@ -377,10 +401,10 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
         data, sampling = config.generator("data", device), config.generator("sampling", device)
         held_out = parity_batch(
             config.eval_size, config.n_elems, config.min_nonzero, config.max_nonzero,
-            generator=config.generator("held_out", device),
+            generator=config.generator("held_out", device), label=config.label,
         )
         objective = parity_objective(config)
-        training_vectors = ParityVectors(config.n_elems, config.min_nonzero, config.max_nonzero)
+        training_vectors = ParityVectors(config.n_elems, config.min_nonzero, config.max_nonzero, label=config.label)
 
         def loss_on_fresh_batch() -> torch.Tensor:
             batch = training_vectors.draw(config.batch_size, data)
@@ -399,6 +423,6 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
     )
     result.by_difficulty = evaluate_by_difficulty(
         result.model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
-        seed=config.seed,
+        seed=config.seed, label=config.label,
     )
     return result

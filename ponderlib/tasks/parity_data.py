@@ -6,7 +6,8 @@ another task module imports).
 
 A sample is a vector of ``n_elems`` entries; a random number ``k`` of them (the *difficulty*) is
 set to +1 or -1 at random positions, the rest are 0. The target is the parity of the number of +1
-entries. ``k`` is drawn uniformly from ``[min_nonzero, max_nonzero]``, so an *interpolation* split
+entries (``label="ones"``, as Graves and Banino et al. define it), or of all non-zero entries
+(``label="nonzero"``, the parity of the difficulty itself, as some reproductions count). ``k`` is drawn uniformly from ``[min_nonzero, max_nonzero]``, so an *interpolation* split
 trains and tests on ``1..n_elems``, and an *extrapolation* split trains on ``1..k`` and tests on
 ``k+1..n_elems``, by changing one argument.
 """
@@ -18,7 +19,10 @@ from dataclasses import dataclass
 import torch
 
 from ponderlib.core.device import get_device
-from ponderlib.core.validation import check_int, check_sizes
+from ponderlib.core.validation import check_choice, check_int, check_sizes
+
+LABELS = ("ones", "nonzero")
+"""What a parity vector's target counts: its +1 entries (the papers'), or all its non-zero entries."""
 
 
 @dataclass
@@ -27,7 +31,8 @@ class ParityBatch:
 
     Attributes:
         inputs: shape ``(B, n_elems)``, entries in {-1, 0, +1}, float32.
-        targets: shape ``(B,)``, parity of the number of +1 entries, float32 in {0, 1}.
+        targets: shape ``(B,)``, parity of the number of +1 entries (or of non-zero entries, see
+            :data:`LABELS`), float32 in {0, 1}.
         difficulty: shape ``(B,)``, number of non-zero entries, int64.
     """
 
@@ -50,12 +55,14 @@ class ParityVectors:
             ``1 <= min_nonzero <= max_nonzero <= n_elems`` (``max_nonzero=None`` means ``n_elems``).
         seq_len: time steps per sample (sequence parity: a fresh vector, with its own difficulty, at
             every time step), ``>= 1``, or None for single vectors.
+        label: what the target counts, one of :data:`LABELS`.
     """
 
     n_elems: int
     min_nonzero: int = 1
     max_nonzero: int | None = None
     seq_len: int | None = None
+    label: str = "ones"
 
     def __post_init__(self) -> None:
         check_sizes(n_elems=self.n_elems)
@@ -65,6 +72,7 @@ class ParityVectors:
         if self.max_nonzero is None:
             object.__setattr__(self, "max_nonzero", self.n_elems)
         check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)
+        check_choice("label", self.label, LABELS)
 
     def draw(self, batch_size: int, generator: torch.Generator | None = None, device: torch.device | str | None = None) -> ParityBatch:
         """``batch_size`` problems in one batched call (no checks: ``batch_size >= 1`` is the caller's).
@@ -94,7 +102,8 @@ class ParityVectors:
         nonzero = rank < difficulty.unsqueeze(1)  # (B, n)
         signs = torch.randint(0, 2, (batch_size, n_elems), generator=generator, device=device) * 2 - 1  # (B, n)
         inputs = (nonzero * signs).float()  # (B, n)
-        targets = ((inputs == 1).sum(dim=1) % 2).float()  # (B,)
+        counted = difficulty if self.label == "nonzero" else (inputs == 1).sum(dim=1)  # (B,)
+        targets = (counted % 2).float()  # (B,)
         return ParityBatch(inputs=inputs, targets=targets, difficulty=difficulty)
 
 
@@ -106,6 +115,7 @@ def parity_batch(
     generator: torch.Generator | None = None,
     device: torch.device | str | None = None,
     seq_len: int | None = None,
+    label: str = "ones",
 ) -> ParityBatch:
     """Generate ``batch_size`` parity problems in one batched call, on ``device``, checking every argument.
 
@@ -113,4 +123,4 @@ def parity_batch(
     a training loop calls instead, checked once) and of its ``draw``.
     """
     check_sizes(batch_size=batch_size)
-    return ParityVectors(n_elems, min_nonzero, max_nonzero, seq_len).draw(batch_size, generator, device)
+    return ParityVectors(n_elems, min_nonzero, max_nonzero, seq_len, label).draw(batch_size, generator, device)
