@@ -310,9 +310,10 @@ def test_ctrl_c_ends_a_sweep_on_ray_promptly(tmp_path):
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's whole process group
     try:
         _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate()
+        pytest.fail(f"still running 30 s after Ctrl-C; its stderr ends:\n{err[-3000:]}")
     assert proc.returncode == 130 and "interrupted: the finished runs are in" in err, err[-2000:]
     assert time.monotonic() - start < 15
     assert not results.exists()  # no run finished: the file it created is gone
