@@ -17,9 +17,10 @@ import torch
 
 from ponderlib.core.engine import History, on_evaluate
 from ponderlib.core.seeds import stream_generator
-from ponderlib.core.stats import pearson_correlation
+from ponderlib.core.stats import least_squares_slope, pearson_correlation
 from ponderlib.experiments.act import (
     SeedCurves,
+    TauEvidence,
     history_value,
     train_seeds,
     train_sequence_seeds,
@@ -28,11 +29,14 @@ from ponderlib.experiments.act import (
 )
 from ponderlib.figures import style
 from ponderlib.figures.act import (
+    plot_error_against_ponder,
     plot_halting_sum,
+    plot_ponder_by_difficulty_per_tau,
     plot_ponder_cost_sawtooth,
     plot_ponder_during_training,
     plot_seed_curves,
     plot_sequence_ponder,
+    plot_tau_evidence,
     plot_tau_trade_off,
     tau_pages,
 )
@@ -577,3 +581,71 @@ def test_verdicts_and_the_paper_table():
             longer_graves_bias=Rate(1, 1),
             falls_at_low_tau=Rate(1, 1),
         )
+
+
+# --- Graves' figs. 4-6 from evidence ---------------------------------------------------------------
+
+
+def test_least_squares_slope_by_hand():
+    assert least_squares_slope([1, 2, 3, 4], [2, 3, 4, 5]) == pytest.approx(1.0)
+    assert least_squares_slope([1, 2, 3], [1, 1, 4]) == pytest.approx(1.5)  # mean 2: (-1*-1 + 0 + 1*2) / 2
+    assert least_squares_slope([0, 1, 2, 3], [5, 5, 5, 5]) == 0.0
+    for x, y in (([1, 1], [0, 1]), ([1, 2], [0]), ([], [])):
+        with pytest.raises(ValueError, match="x and y"):
+            least_squares_slope(x, y)
+
+
+def _tau_summary(tau: float, seed: int, steps: list[float], accuracy: float, r: float | None) -> dict:
+    return {
+        "config": {"tau": tau, "seed": seed},
+        "final_accuracy": accuracy,
+        "mean_ponder_steps": sum(steps) / len(steps),
+        "ponder_steps_by_difficulty": {str(d): s for d, s in enumerate(steps, start=1)},
+        "ponder_difficulty_correlation": r,
+    }
+
+
+def _tau_summaries() -> list[dict]:
+    return [
+        _tau_summary(0.01, 1, [2.0, 2.0, 2.0, 2.0], 1.0, None),  # flat: r undefined
+        _tau_summary(0.001, 0, [2.0, 3.0, 4.0, 5.0], 0.99, 0.8),  # one step per entry
+        _tau_summary(0.01, 0, [3.0, 3.0, 3.0, 3.5], 0.9, 0.2),
+        _tau_summary(0.001, 1, [4.0, 3.0, 2.0, 1.0], 0.98, -0.7),  # falls
+    ]
+
+
+def test_tau_evidence_groups_runs_by_tau_and_seed():
+    evidence = TauEvidence.from_summaries(_tau_summaries())
+    assert evidence.taus == [0.001, 0.01] and evidence.seeds == [0, 1] and evidence.difficulty == [1, 2, 3, 4]
+    def near(table: torch.Tensor, expected: list[list[float]]) -> bool:
+        return torch.allclose(table, torch.tensor(expected, dtype=table.dtype), atol=1e-9)
+
+    assert near(evidence.error, [[0.01, 0.02], [0.1, 0.0]])
+    assert near(evidence.ponder_steps, [[3.5, 2.5], [3.125, 2.0]])
+    assert evidence.by_difficulty.shape == (2, 2, 4)
+    assert near(evidence.slope, [[1.0, -1.0], [0.15, 0.0]])  # cov 0.75 / var 5 by hand
+    assert evidence.correlation[0].tolist() == pytest.approx([0.8, -0.7]) and math.isnan(evidence.correlation[1, 1])
+    assert evidence.growing(0.1) == [1, 1] and evidence.growing(0.0) == [1, 2]
+
+
+def test_tau_evidence_refuses_a_grid_with_a_hole():
+    with pytest.raises(ValueError, match="every seed at every tau"):
+        TauEvidence.from_summaries(_tau_summaries()[:3])
+    with pytest.raises(ValueError, match="at least one"):
+        TauEvidence.from_summaries([])
+
+
+def test_graves_figures_draw_every_tau_and_seed():
+    evidence = TauEvidence.from_summaries(_tau_summaries())
+    fig4 = plot_tau_evidence(evidence)
+    assert all(ax.get_xscale() == "log" for ax in fig4.axes)
+    fig5 = plot_error_against_ponder(evidence)
+    assert sum(len(c.get_offsets()) for c in fig5.axes[0].collections) == 4  # every run a point
+    fig6 = plot_ponder_by_difficulty_per_tau(evidence)
+    panels = [ax for ax in fig6.axes if ax.axison]
+    assert panels[0].get_title().endswith("slope +0.00 steps/entry")  # seeds 0 and 1: +1 and -1
+    assert panels[1].get_title().endswith(f"slope {0.075:+.2f} steps/entry")
+    assert len(panels[0].get_lines()) == 3  # two seeds and their mean
+    for fig in (fig4, fig5, fig6):
+        assert fig.get_suptitle()
+        plt.close(fig)

@@ -1,8 +1,10 @@
-"""Small numerical helpers the engine and the tasks share: correlations and rounding for JSON."""
+"""Small numerical helpers the engine, the tasks and the experiments share: correlations, a least-squares
+slope and rounding for JSON."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import torch
 
@@ -40,6 +42,20 @@ def within_group_correlation(x: torch.Tensor, y: torch.Tensor, groups: torch.Ten
         return v.double() - (sums / counts.clamp(min=1))[groups]
 
     return pearson_correlation(centred(x), centred(y))
+
+
+def least_squares_slope(x: Sequence[float], y: Sequence[float]) -> float:
+    """The slope of the least-squares line of ``y`` on ``x``: ``cov(x, y) / var(x)``.
+
+    Raises:
+        ValueError: ``x`` and ``y`` differ in length, or ``x`` holds fewer than two distinct values.
+    """
+    if len(x) != len(y) or len(set(x)) < 2:
+        raise ValueError(
+            f"x and y must have the same length and x at least two distinct values, got lengths {len(x)} and {len(y)}"
+        )
+    mean_x, mean_y = sum(x) / len(x), sum(y) / len(y)
+    return sum((a - mean_x) * (b - mean_y) for a, b in zip(x, y)) / sum((a - mean_x) ** 2 for a in x)
 
 
 def round_or_none(value: float | None) -> float | None:

@@ -3,6 +3,7 @@ time and error against difficulty over seeds, time penalties over seeds, and ACT
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -10,7 +11,7 @@ import torch
 from torch import nn
 
 from ponderlib.core.engine import History, on_evaluate
-from ponderlib.core.stats import pearson_correlation
+from ponderlib.core.stats import least_squares_slope, pearson_correlation
 from ponderlib.core.validation import check_int
 from ponderlib.tasks.parity import (
     DifficultyEvaluation,
@@ -228,3 +229,81 @@ def train_sequence_seeds(
     results = [train_act_sequence(replace(base, seed=seed)) for seed in seeds]
     evaluations = [result.test for result in results]
     return results, SeedCurves.from_sequence(seeds, evaluations), evaluations
+
+
+@dataclass
+class TauEvidence:
+    """Graves' figs. 4-6 from a committed sweep over the time penalty ``tau`` (e.g. the evidence of
+    ``graves-parity-16``): every run's error, ponder time, and ponder time at each number of non-zero
+    entries, after its whole budget.
+
+    Attributes:
+        taus: the time penalties, ascending, length ``T``.
+        seeds: the seeds, ascending, length ``S`` (every ``tau`` has a run of each).
+        difficulty: the numbers of non-zero entries scored, ``1..n_elems``, length ``D``.
+        error: held-out error ``1 - accuracy`` over all difficulties, ``(T, S)``.
+        ponder_steps: mean ponder time ``N(t)`` over all difficulties, ``(T, S)``.
+        by_difficulty: mean ``N(t)`` at each number of non-zero entries, ``(T, S, D)``.
+        correlation: Pearson's r between the number of non-zero entries and ``N(t)`` over the scored
+            vectors, ``(T, S)``; NaN where every vector ran the same number of steps.
+    """
+
+    taus: list[float]
+    seeds: list[int]
+    difficulty: list[int]
+    error: torch.Tensor
+    ponder_steps: torch.Tensor
+    by_difficulty: torch.Tensor
+    correlation: torch.Tensor
+
+    @classmethod
+    def from_summaries(cls, summaries: Sequence[Mapping]) -> TauEvidence:
+        """Group run summaries (with ``config``, ``final_accuracy``, ``mean_ponder_steps``,
+        ``ponder_steps_by_difficulty`` and ``ponder_difficulty_correlation``) by ``tau`` and seed.
+
+        Raises:
+            ValueError: no summaries, or a ``tau`` without a run of every seed the others have.
+        """
+        if len(summaries) == 0:
+            raise ValueError("summaries must hold at least one run summary, got none")
+        runs = {(s["config"]["tau"], s["config"]["seed"]): s for s in summaries}
+        taus = sorted({tau for tau, _ in runs})
+        seeds = sorted({seed for _, seed in runs})
+        missing = [(tau, seed) for tau in taus for seed in seeds if (tau, seed) not in runs]
+        if missing:
+            raise ValueError(f"summaries must hold a run of every seed at every tau; missing (tau, seed) {missing[:3]}")
+        difficulty = sorted(int(d) for d in runs[taus[0], seeds[0]]["ponder_steps_by_difficulty"])
+
+        def table(value) -> torch.Tensor:
+            return torch.tensor([[value(runs[tau, seed]) for seed in seeds] for tau in taus], dtype=torch.float64)
+
+        def correlation(summary: Mapping) -> float:
+            r = summary["ponder_difficulty_correlation"]
+            return math.nan if r is None else r
+
+        return cls(
+            taus=taus,
+            seeds=seeds,
+            difficulty=difficulty,
+            error=table(lambda s: 1.0 - s["final_accuracy"]),
+            ponder_steps=table(lambda s: s["mean_ponder_steps"]),
+            by_difficulty=torch.tensor(
+                [[[runs[tau, seed]["ponder_steps_by_difficulty"][str(d)] for d in difficulty] for seed in seeds] for tau in taus],
+                dtype=torch.float64,
+            ),
+            correlation=table(correlation),
+        )
+
+    @property
+    def slope(self) -> torch.Tensor:
+        """Ponder steps per extra non-zero entry: the least-squares slope of ``N(t)`` on the number of
+        non-zero entries, each number weighted alike, ``(T, S)`` (Graves' fig. 6 "roughly linear" growth)."""
+        return torch.tensor(
+            [[least_squares_slope(self.difficulty, row.tolist()) for row in by_seed] for by_seed in self.by_difficulty],
+            dtype=torch.float64,
+        )
+
+    def growing(self, minimum_slope: float) -> list[int]:
+        """For each ``tau``, how many seeds' ponder time grows with the number of non-zero entries by at
+        least ``minimum_slope`` steps per entry."""
+        return (self.slope >= minimum_slope).sum(dim=1).tolist()

@@ -368,3 +368,72 @@ def tau_pages(grid, updates: int | None = None) -> dict[str, Figure]:
         )
         for tau, c in curves.items()
     }
+
+
+@style.book_figure
+def plot_tau_evidence(evidence) -> Figure:
+    """Graves' fig. 4 redrawn: error and mean ponder time against ``tau``, every seed a dot, the mean a
+    line, the spread a band.
+
+    Args:
+        evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
+    """
+    fig, (ax_error, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
+    _tau_band(ax_error, evidence.taus, 100.0 * evidence.error, evidence.seeds)
+    ax_error.set_ylabel("held-out error (%)")
+    ax_error.set_ylim(bottom=0)
+    _tau_band(ax_steps, evidence.taus, evidence.ponder_steps, evidence.seeds)
+    ax_steps.set_ylabel("mean ponder time $N(t)$ (steps)")
+    ax_steps.set_ylim(bottom=0)
+    for ax in (ax_error, ax_steps):
+        ax.tick_params(axis="x", labelrotation=45)
+    return style.finish(fig, r"Error and ponder time against the time penalty $\tau$", ncol=3)
+
+
+def _tau_colors(taus) -> list:
+    """One colour per ``tau``, from the colormap's dark end (small ``tau``) to its light end."""
+    colormap = plt.get_cmap("viridis")
+    return [colormap(0.9 * i / max(1, len(taus) - 1)) for i in range(len(taus))]
+
+
+@style.book_figure
+def plot_error_against_ponder(evidence) -> Figure:
+    """Graves' fig. 5 redrawn: every run's error against its mean ponder time, coloured by ``tau``.
+
+    Args:
+        evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
+    """
+    fig, ax = plt.subplots(figsize=(0.8 * style.MAX_WIDTH, 3.8))
+    for tau, color, error, steps in zip(evidence.taus, _tau_colors(evidence.taus), evidence.error, evidence.ponder_steps):
+        ax.scatter(steps.tolist(), (100.0 * error).tolist(), color=color, s=28, label=rf"$\tau$ = {tau:g}", zorder=3)
+    ax.set_xlabel("mean ponder time $N(t)$ (steps)")
+    ax.set_ylabel("held-out error (%)")
+    ax.set_ylim(bottom=0)
+    return style.finish(fig, f"Error against ponder time, every run ({len(evidence.seeds)} seeds per $\\tau$)", ncol=4)
+
+
+@style.book_figure
+def plot_ponder_by_difficulty_per_tau(evidence) -> Figure:
+    """Graves' fig. 6 redrawn: mean ponder time against the number of non-zero entries, one panel per
+    ``tau``, every seed a thin line (its slope in steps per entry in the legend), their mean thick.
+
+    Args:
+        evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
+    """
+    fig, axes, empty = _grid(len(evidence.taus), 2.3, sharey=True)
+    slopes = evidence.slope
+    top = float(evidence.by_difficulty.max()) * 1.08
+    for i, (ax, tau) in enumerate(zip(axes, evidence.taus)):
+        labels = [f"seed {seed}" for seed in evidence.seeds]
+        _seed_lines(ax, evidence.difficulty, evidence.by_difficulty[i], labels)
+        mean_slope = float(slopes[i].mean())
+        ax.set_title(rf"$\tau$ = {tau:g}: slope {mean_slope:+.2f} steps/entry", fontsize=style.FONT_SIZE)
+        ax.set_ylim(0, top)
+        ax.set_xticks(evidence.difficulty[::3])
+        if i % 2 == 0:
+            ax.set_ylabel("mean $N(t)$")
+        if i < len(axes) - 2:
+            ax.set_xlabel("")
+    _legend(fig, axes, empty, ncol=3)
+    fig.suptitle("Ponder time against the number of non-zero entries, per $\\tau$")
+    return fig
