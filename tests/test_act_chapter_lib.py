@@ -643,7 +643,7 @@ def test_graves_figures_draw_every_tau_and_seed():
     assert sum(len(c.get_offsets()) for c in fig5.axes[0].collections) == 4  # every run a point
     fig6 = plot_ponder_by_difficulty_per_tau(evidence)
     panels = [ax for ax in fig6.axes if ax.axison]
-    assert panels[0].get_title().endswith("slope +0.00 steps/entry")  # seeds 0 and 1: +1 and -1
+    assert panels[0].get_title().endswith("slope 0.00 steps/entry")  # seeds 0 and 1: +1 and -1
     assert panels[1].get_title().endswith(f"slope {0.075:+.2f} steps/entry")
     assert len(panels[0].get_lines()) == 3  # two seeds and their mean
     for fig in (fig4, fig5, fig6):

@@ -372,21 +372,20 @@ def tau_pages(grid, updates: int | None = None) -> dict[str, Figure]:
 
 @style.book_figure
 def plot_tau_evidence(evidence) -> Figure:
-    """Graves' fig. 4 redrawn: error and mean ponder time against ``tau``, every seed a dot, the mean a
-    line, the spread a band.
+    """Graves' fig. 4 redrawn: error (above) and mean ponder time (below) against ``tau``, every seed a
+    dot, the mean a line, the spread a band.
 
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
     """
-    fig, (ax_error, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
+    fig, (ax_error, ax_steps) = plt.subplots(2, 1, figsize=(0.8 * style.MAX_WIDTH, 5.4), sharex=True)
     _tau_band(ax_error, evidence.taus, 100.0 * evidence.error, evidence.seeds)
     ax_error.set_ylabel("held-out error (%)")
     ax_error.set_ylim(bottom=0)
+    ax_error.set_xlabel("")
     _tau_band(ax_steps, evidence.taus, evidence.ponder_steps, evidence.seeds)
-    ax_steps.set_ylabel("mean ponder time $N(t)$ (steps)")
+    ax_steps.set_ylabel("mean ponder time $N(t)$")
     ax_steps.set_ylim(bottom=0)
-    for ax in (ax_error, ax_steps):
-        ax.tick_params(axis="x", labelrotation=45)
     return style.finish(fig, r"Error and ponder time against the time penalty $\tau$", ncol=3)
 
 
@@ -403,7 +402,7 @@ def plot_error_against_ponder(evidence) -> Figure:
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
     """
-    fig, ax = plt.subplots(figsize=(0.8 * style.MAX_WIDTH, 3.8))
+    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 3.8))
     for tau, color, error, steps in zip(evidence.taus, _tau_colors(evidence.taus), evidence.error, evidence.ponder_steps):
         ax.scatter(steps.tolist(), (100.0 * error).tolist(), color=color, s=28, label=rf"$\tau$ = {tau:g}", zorder=3)
     ax.set_xlabel("mean ponder time $N(t)$ (steps)")
@@ -427,7 +426,8 @@ def plot_ponder_by_difficulty_per_tau(evidence) -> Figure:
         labels = [f"seed {seed}" for seed in evidence.seeds]
         _seed_lines(ax, evidence.difficulty, evidence.by_difficulty[i], labels)
         mean_slope = float(slopes[i].mean())
-        ax.set_title(rf"$\tau$ = {tau:g}: slope {mean_slope:+.2f} steps/entry", fontsize=style.FONT_SIZE)
+        slope = f"{mean_slope:+.2f}" if abs(mean_slope) >= 0.005 else "0.00"  # never "-0.00"
+        ax.set_title(rf"$\tau$ = {tau:g}: slope {slope} steps/entry", fontsize=style.FONT_SIZE)
         ax.set_ylim(0, top)
         ax.set_xticks(evidence.difficulty[::3])
         if i % 2 == 0:
