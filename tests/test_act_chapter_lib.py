@@ -602,6 +602,7 @@ def _tau_summary(tau: float, seed: int, steps: list[float], accuracy: float, r: 
         "mean_ponder_steps": sum(steps) / len(steps),
         "ponder_steps_by_difficulty": {str(d): s for d, s in enumerate(steps, start=1)},
         "ponder_difficulty_correlation": r,
+        "curve": {"update": [100, 200, 300], "accuracy": [0.5, accuracy - 0.01, accuracy]},
     }
 
 
@@ -626,6 +627,11 @@ def test_tau_evidence_groups_runs_by_tau_and_seed():
     assert near(evidence.slope, [[1.0, -1.0], [0.15, 0.0]])  # cov 0.75 / var 5 by hand
     assert evidence.correlation[0].tolist() == pytest.approx([0.8, -0.7]) and math.isnan(evidence.correlation[1, 1])
     assert evidence.growing(0.1) == [1, 1] and evidence.growing(0.0) == [1, 2]
+    assert evidence.updates == [100, 200, 300] and evidence.curve.shape == (2, 2, 3)
+    assert near(evidence.late_gain(100), [[0.01, 0.01], [0.01, 0.01]])
+    assert near(evidence.late_gain(200), [[0.49, 0.48], [0.4, 0.5]])
+    with pytest.raises(ValueError, match="updates"):
+        evidence.late_gain(301)
 
 
 def test_tau_evidence_refuses_a_grid_with_a_hole():

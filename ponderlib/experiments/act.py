@@ -246,6 +246,8 @@ class TauEvidence:
         by_difficulty: mean ``N(t)`` at each number of non-zero entries, ``(T, S, D)``.
         correlation: Pearson's r between the number of non-zero entries and ``N(t)`` over the scored
             vectors, ``(T, S)``; NaN where every vector ran the same number of steps.
+        updates: the training updates after which held-out accuracy was measured, length ``K``.
+        curve: held-out accuracy after each of ``updates``, ``(T, S, K)``.
     """
 
     taus: list[float]
@@ -255,11 +257,13 @@ class TauEvidence:
     ponder_steps: torch.Tensor
     by_difficulty: torch.Tensor
     correlation: torch.Tensor
+    updates: list[int]
+    curve: torch.Tensor
 
     @classmethod
     def from_summaries(cls, summaries: Sequence[Mapping]) -> TauEvidence:
         """Group run summaries (with ``config``, ``final_accuracy``, ``mean_ponder_steps``,
-        ``ponder_steps_by_difficulty`` and ``ponder_difficulty_correlation``) by ``tau`` and seed.
+        ``ponder_steps_by_difficulty``, ``ponder_difficulty_correlation`` and ``curve``) by ``tau`` and seed.
 
         Raises:
             ValueError: no summaries, or a ``tau`` without a run of every seed the others have.
@@ -292,7 +296,18 @@ class TauEvidence:
                 dtype=torch.float64,
             ),
             correlation=table(correlation),
+            updates=list(runs[taus[0], seeds[0]]["curve"]["update"]),
+            curve=torch.tensor(
+                [[runs[tau, seed]["curve"]["accuracy"] for seed in seeds] for tau in taus], dtype=torch.float64
+            ),
         )
+
+    def late_gain(self, updates: int) -> torch.Tensor:
+        """How much held-out accuracy rose over the last ``updates`` training updates of each run,
+        ``(T, S)``: near zero where training had stopped improving."""
+        check_int("updates", updates, minimum=1, maximum=self.updates[-1])
+        earlier = max(k for k, update in enumerate(self.updates) if update <= self.updates[-1] - updates)
+        return self.curve[:, :, -1] - self.curve[:, :, earlier]
 
     @property
     def slope(self) -> torch.Tensor:
