@@ -366,6 +366,17 @@ PRESETS: dict[str, Preset] = {
         seeds=list(range(5)),
         max_updates=60_000,
     ),
+    "graves-parity-16-gru": Preset(
+        description=(
+            "graves-parity-16 with the book's GRU cell of 128 units in place of Graves' tanh RNN, at three of "
+            "its time penalties (1e-4, 1e-3, 1e-2), 5 seeds, 60,000 training updates: what the cell changes."
+        ),
+        task="parity",
+        grid={"tau": [1e-4, 1e-3, 1e-2]},
+        fixed={**GRAVES_16, "cell": "gru"},
+        seeds=list(range(5)),
+        max_updates=60_000,
+    ),
     "pondernet-parity-interpolation": Preset(
         description=(
             "Banino et al. 2021, sec. 3.1 (interpolation): PonderNet on 64-element parity, 1 to 64 "
