@@ -655,3 +655,11 @@ def test_graves_figures_draw_every_tau_and_seed():
     for fig in (fig4, fig5, fig6):
         assert fig.get_suptitle()
         plt.close(fig)
+
+
+def test_tau_evidence_table_by_hand():
+    evidence = TauEvidence.from_summaries(_tau_summaries())
+    table = words.tau_evidence_table(evidence, minimum_slope=0.1, last_updates=100).splitlines()
+    assert len(table) == 4  # header, rule, two taus
+    assert table[2].split(" | ")[1:] == ["1.5 ± 0.7", "3.00 ± 0.71", "0.000 ± 1.414", "1 of 2", "-0.70 to +0.80", "1.0 |"]
+    assert "undefined" not in table[3] and "0.075 ± 0.106" in table[3]  # one seed's r is undefined, the other's +0.20

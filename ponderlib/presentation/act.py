@@ -383,3 +383,47 @@ def paper_table(
         ],
     ]
     return markdown_table(["claim (Graves 2016)", "paper's setting", "the evidence, 20 seeds", "verdict"], rows)
+
+
+def _mean_sd(values: Sequence[float], digits: int = 2) -> str:
+    """``"mean ± sd"`` over seeds (the sample standard deviation; the mean alone for one value)."""
+    mean = sum(values) / len(values)
+    if len(values) == 1:
+        return f"{mean:.{digits}f}"
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    return f"{mean:.{digits}f} ± {sd:.{digits}f}"
+
+
+def tau_evidence_table(evidence, minimum_slope: float, last_updates: int) -> str:
+    """Graves' figs. 4-6 as numbers, one row per ``tau``: error, ponder time and the slope of ponder time
+    against the number of non-zero entries (mean ± sd over seeds), in how many seeds ponder time grows
+    by at least ``minimum_slope`` steps per entry, the range of r, and the rise of held-out accuracy over
+    each run's last ``last_updates`` updates (whether training had stopped improving).
+
+    Args:
+        evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
+    """
+    slopes, gain = evidence.slope, evidence.late_gain(last_updates)
+    seeds = len(evidence.seeds)
+    rows = []
+    for i, tau in enumerate(evidence.taus):
+        r = [value for value in evidence.correlation[i].tolist() if not math.isnan(value)]
+        rows.append([
+            f"{tau:g}",
+            _mean_sd((100.0 * evidence.error[i]).tolist(), 1),
+            _mean_sd(evidence.ponder_steps[i].tolist()),
+            _mean_sd(slopes[i].tolist(), 3),
+            f"{evidence.growing(minimum_slope)[i]} of {seeds}",
+            f"{signed(min(r))} to {signed(max(r))}" if r else "undefined (constant $N$)",
+            f"{100.0 * float(gain[i].max()):.1f}",
+        ])
+    header = [
+        "$\\tau$",
+        "error (%)",
+        "ponder time $N(t)$",
+        "slope (steps per entry)",
+        f"seeds with slope ≥ {minimum_slope:g}",
+        "r(entries, $N$)",
+        f"largest rise of accuracy over the last {last_updates:,} updates (points)",
+    ]
+    return markdown_table(header, rows, align="rrrrrrr")
