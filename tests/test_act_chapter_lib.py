@@ -646,7 +646,9 @@ def test_graves_figures_draw_every_tau_and_seed():
     fig4 = plot_tau_evidence(evidence)
     assert all(ax.get_xscale() == "log" for ax in fig4.axes)
     fig5 = plot_error_against_ponder(evidence)
-    assert sum(len(c.get_offsets()) for c in fig5.axes[0].collections) == 4  # every run a point
+    curves, scatter = fig5.axes[:2]
+    assert len(curves.get_lines()) == 2 * 2 + 2  # every run faint, each tau's mean bold
+    assert sum(len(c.get_offsets()) for c in scatter.collections) == 4 + 2  # every run and each tau's mean
     fig6 = plot_ponder_by_difficulty_per_tau(evidence)
     panels = [ax for ax in fig6.axes if ax.axison]
     assert panels[0].get_title().endswith("slope 0.00 steps/entry")  # seeds 0 and 1: +1 and -1

@@ -397,18 +397,30 @@ def _tau_colors(taus) -> list:
 
 @style.book_figure
 def plot_error_against_ponder(evidence) -> Figure:
-    """Graves' fig. 5 redrawn: every run's error against its mean ponder time, coloured by ``tau``.
+    """Graves' fig. 5 redrawn: held-out error during training, every run faint and each ``tau``'s mean
+    bold (above); every run's error against its mean ponder time after training, a small dot per run
+    and a large one per ``tau``'s mean (below); one colour per ``tau``.
 
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
     """
-    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 3.8))
-    for tau, color, error, steps in zip(evidence.taus, _tau_colors(evidence.taus), evidence.error, evidence.ponder_steps):
-        ax.scatter(steps.tolist(), (100.0 * error).tolist(), color=color, s=28, label=rf"$\tau$ = {tau:g}", zorder=3)
-    ax.set_xlabel("mean ponder time $N(t)$ (steps)")
-    ax.set_ylabel("held-out error (%)")
-    ax.set_ylim(bottom=0)
-    return style.finish(fig, f"Error against ponder time, every run ({len(evidence.seeds)} seeds per $\\tau$)", ncol=4)
+    fig, (ax_curve, ax_scatter) = plt.subplots(2, 1, figsize=(style.MAX_WIDTH, 6.4), height_ratios=[1.0, 1.1])
+    for i, (tau, color) in enumerate(zip(evidence.taus, _tau_colors(evidence.taus))):
+        error = 100.0 * (1.0 - evidence.curve[i])  # (S, K)
+        for row in error:
+            ax_curve.plot(evidence.updates, row.tolist(), color=color, lw=0.6, alpha=0.35)
+        ax_curve.plot(evidence.updates, error.mean(dim=0).tolist(), color=color, lw=2.2, label=rf"$\tau$ = {tau:g}")
+        steps, final = evidence.ponder_steps[i], 100.0 * evidence.error[i]
+        ax_scatter.scatter(steps.tolist(), final.tolist(), color=color, s=14, alpha=0.7, zorder=3)
+        ax_scatter.scatter([float(steps.mean())], [float(final.mean())], color=color, s=110, edgecolor="black", zorder=4)
+    ax_curve.set_xlabel("training updates")
+    ax_curve.set_ylabel("held-out error (%)")
+    ax_curve.set_ylim(bottom=0)
+    style.integer_ticks(ax_curve.xaxis)
+    ax_scatter.set_xlabel("mean ponder time $N(t)$ after training")
+    ax_scatter.set_ylabel("held-out error (%)")
+    ax_scatter.set_ylim(bottom=0)
+    return style.finish(fig, f"Error during training, and against ponder time ({len(evidence.seeds)} seeds per $\\tau$)", ncol=4)
 
 
 @style.book_figure
