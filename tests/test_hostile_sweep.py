@@ -294,7 +294,8 @@ def test_a_ray_address_that_never_answers_fails_within_the_bound(tmp_path, capsy
 
 @needs_ray
 @pytest.mark.slow
-def test_ctrl_c_ends_a_sweep_on_ray_promptly(tmp_path):
+@pytest.mark.parametrize("when", [0.5, 8.0], ids=["while-ray-starts", "while-training"])
+def test_ctrl_c_ends_a_sweep_on_ray_promptly_and_stops_its_cluster(tmp_path, when):
     results = tmp_path / "runs.jsonl"
     endless = [flag for flag in TINY if "max_updates" not in flag] + ["--set=max_updates=10000000", "--set=target_accuracy=none"]
     args = [sys.executable, "-m", "ponderlib", "sweep", "parity", "--seeds", "0-3", "--results", str(results), "--quiet",
@@ -303,11 +304,11 @@ def test_ctrl_c_ends_a_sweep_on_ray_promptly(tmp_path):
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 120
     while not results.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(8)  # Ray started, the runs training
+        time.sleep(0.05)
+    time.sleep(when)  # 0.5 s: Ray starting its daemons; 8 s: the runs training
     assert proc.poll() is None, proc.communicate()[1][-2000:]
     start = time.monotonic()
-    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's whole process group
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's whole process group, Ray's daemons too
     try:
         _, err = proc.communicate(timeout=30)
     except subprocess.TimeoutExpired:
@@ -317,6 +318,15 @@ def test_ctrl_c_ends_a_sweep_on_ray_promptly(tmp_path):
     assert proc.returncode == 130 and "interrupted: the finished runs are in" in err, err[-2000:]
     assert time.monotonic() - start < 15
     assert not results.exists()  # no run finished: the file it created is gone
+    for _ in range(100):  # the cluster it started is stopped: no process of its group is left
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("processes of the interrupted sweep's Ray cluster were still running 10 s after it ended")
 
 
 # --- 4. everything is checked before the first run -------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import socket
 import threading
 from collections.abc import Callable
@@ -198,17 +199,22 @@ def _execute_ray(
 ) -> None:
     ray = _import_ray()
     started = not ray.is_initialized()
-    if started:
-        try:
-            ray.init(address=address, num_cpus=workers if address is None else None, include_dashboard=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ValueError(f"Ray did not start or connect (address={short(repr(address))}): {short(str(exc), 200)}") from None
-    if num_gpus is None:
-        num_gpus = GPU_SHARE if torch.cuda.is_available() else 0
-    remote = ray.remote(num_cpus=1, num_gpus=num_gpus)(_run_one)
-    refs = {remote.remote(train, run.config): run for run in runs}
-    waiting = list(refs)
+    held = _hold_interrupts() if started else None
+    refs: dict = {}
+    waiting: list = []
     try:
+        if started:
+            try:
+                ray.init(address=address, num_cpus=workers if address is None else None, include_dashboard=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise ValueError(f"Ray did not start or connect (address={short(repr(address))}): {short(str(exc), 200)}") from None
+            if held is not None:
+                held.release()  # a Ctrl-C held while Ray started is raised here, its cluster running
+        if num_gpus is None:
+            num_gpus = GPU_SHARE if torch.cuda.is_available() else 0
+        remote = ray.remote(num_cpus=1, num_gpus=num_gpus)(_run_one)
+        refs = {remote.remote(train, run.config): run for run in runs}
+        waiting = list(refs)
         while waiting:
             ready, waiting = ray.wait(waiting, num_returns=1, timeout=RAY_WAIT_SECONDS)
             for ref in ready:
@@ -219,7 +225,51 @@ def _execute_ray(
                 else:
                     finish(refs[ref], summary)
     finally:
-        for ref in waiting:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
+        try:
+            if held is not None:
+                held.release()
+        finally:
+            for ref in waiting:
+                ray.cancel(ref, force=True)
+            if started and ray.is_initialized():
+                ray.shutdown()
+
+
+class _HeldInterrupts:
+    """Ctrl-C held while Ray starts a local cluster: SIGINT blocked in this (the main) thread, and
+    recorded, not raised, if another thread receives it, until :meth:`release`.
+
+    Ray starts its daemons (GCS, raylet, dashboard, log monitor) from this thread, in this process
+    group, where a terminal's Ctrl-C reaches every process. They inherit the blocked signal, so Ctrl-C
+    interrupts only the sweep, whose clean-up then cancels the runs and stops a cluster that still
+    answers (a daemon killed by the same Ctrl-C left Ray's shutdown retrying a dead GCS, or crashing),
+    and ``ray.init`` is never interrupted half-way (which left the daemons it had started running).
+    """
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self.handler = signal.signal(signal.SIGINT, self._press)
+        self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        self.held = True
+
+    def _press(self, signum, frame) -> None:
+        self.pressed = True
+
+    def release(self) -> None:
+        """Restore Ctrl-C (once; again does nothing) and raise ``KeyboardInterrupt`` if it came while held."""
+        if not self.held:
+            return
+        self.held = False
+        signal.signal(signal.SIGINT, self.handler)
+        if signal.SIGINT not in self.mask:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a Ctrl-C pending here is raised now
+        if self.pressed:
+            raise KeyboardInterrupt
+
+
+def _hold_interrupts() -> _HeldInterrupts | None:
+    """Hold Ctrl-C (:class:`_HeldInterrupts`), where signals can be held: in the main thread, with
+    ``pthread_sigmask``; None elsewhere."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        return None
+    return _HeldInterrupts()
