@@ -30,7 +30,8 @@ command doubles as the benchmark the README's figures come from. ``PONDERLIB_PRO
 ``false``/``true``, ``no``/``yes``, ``off``/``on``) turns the bars off or on where ``--quiet`` is not
 given. Bad arguments, and environment variables it does not understand, exit with status 2 and a
 one-line message (at most :data:`MESSAGE_MAX` characters), never a traceback; Ctrl-C ends a sweep
-with status 130, its finished runs kept.
+with status 130, its finished runs kept (on Ray, once the local cluster it started has started, so
+that the cluster is stopped with it).
 """
 
 from __future__ import annotations
