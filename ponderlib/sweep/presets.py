@@ -377,6 +377,19 @@ PRESETS: dict[str, Preset] = {
         seeds=list(range(5)),
         max_updates=60_000,
     ),
+    "graves-parity-16-deep-start": Preset(
+        description=(
+            "graves-parity-16 at the time penalties where most of its runs stopped short of the task "
+            "(1e-3, 3e-3, 1e-2), with the halting unit's initial bias b_h = -3 in place of Graves' 1: every "
+            "vector starts with many ponder steps instead of about two. An ablation: does the time penalty, "
+            "acting before the task is learnt, cause the failures?"
+        ),
+        task="parity",
+        grid={"tau": [1e-3, 3e-3, 1e-2]},
+        fixed={**GRAVES_16, "halting_bias_init": -3.0},
+        seeds=list(range(5)),
+        max_updates=60_000,
+    ),
     "pondernet-parity-interpolation": Preset(
         description=(
             "Banino et al. 2021, sec. 3.1 (interpolation): PonderNet on 64-element parity, 1 to 64 "
