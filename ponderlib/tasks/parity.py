@@ -2,9 +2,9 @@
 
 Both methods read the whole parity vector at every ponder step, update a recurrent cell of ``hidden``
 units (a GRU, the book's default, or Graves' simple RNN of tanh units: ``cell``), predict the parity
-with a linear layer and the halting signal with another, so they compare on equal terms. The only differences are the ones the methods define: ACT's input carries the
-first-step flag and its prediction is the mean field; PonderNet's prediction is the one at the
-halting step. The data (:func:`ponderlib.tasks.parity_data.parity_batch`) is shared with sequence parity.
+with a linear layer and the halting signal with another, so they compare on equal terms. The only
+differences are the ones the methods define: ACT's input carries the first-step flag and its
+prediction is the mean field; PonderNet's prediction is the one at the halting step. The data (:func:`ponderlib.tasks.parity_data.parity_batch`) is shared with sequence parity.
 """
 
 from __future__ import annotations
@@ -134,7 +134,9 @@ class ParityConfig(TrainConfig):
     halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES)
     min_nonzero: int = option(1, "fewest non-zero entries in a training vector")
     max_nonzero: int | None = option(None, "most non-zero entries in a training vector (None: n_elems)")
-    label: str = option("ones", "the target: parity of the +1 entries (ones, the papers'), or of all non-zero entries", choices=LABELS)
+    label: str = option(
+        "ones", "the target: parity of the +1 entries (ones, the papers'), or of all non-zero entries", choices=LABELS
+    )
     difficulty_eval_size: int = option(512, "held-out vectors per difficulty 1..n_elems, scored after training")
     batch_size: int = default("batch_size", 256)
     target_accuracy: float | None = default("target_accuracy", 0.99)

@@ -7,9 +7,10 @@ another task module imports).
 A sample is a vector of ``n_elems`` entries; a random number ``k`` of them (the *difficulty*) is
 set to +1 or -1 at random positions, the rest are 0. The target is the parity of the number of +1
 entries (``label="ones"``, as Graves and Banino et al. define it), or of all non-zero entries
-(``label="nonzero"``, the parity of the difficulty itself, as some reproductions count). ``k`` is drawn uniformly from ``[min_nonzero, max_nonzero]``, so an *interpolation* split
-trains and tests on ``1..n_elems``, and an *extrapolation* split trains on ``1..k`` and tests on
-``k+1..n_elems``, by changing one argument.
+(``label="nonzero"``, the parity of the difficulty itself, as some reproductions count). ``k`` is
+drawn uniformly from ``[min_nonzero, max_nonzero]``, so an *interpolation* split trains and tests on
+``1..n_elems``, and an *extrapolation* split trains on ``1..k`` and tests on ``k+1..n_elems``, by
+changing one argument.
 """
 
 from __future__ import annotations
