@@ -301,7 +301,10 @@ def test_ctrl_c_ends_a_sweep_on_ray_promptly_and_stops_its_cluster(tmp_path, whe
     args = [sys.executable, "-m", "ponderlib", "sweep", "parity", "--seeds", "0-3", "--results", str(results), "--quiet",
             "--executor", "ray", "--workers", "1", *endless]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu", "RAY_AUTH_MODE": "token"}
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # As in a terminal: Ctrl-C's default action, even where this test runs with SIGINT ignored (a job
+    # started in the background without job control ignores it, and its children inherit that).
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not results.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
