@@ -601,6 +601,7 @@ def _tau_summary(tau: float, seed: int, steps: list[float], accuracy: float, r: 
         "final_accuracy": accuracy,
         "mean_ponder_steps": sum(steps) / len(steps),
         "ponder_steps_by_difficulty": {str(d): s for d, s in enumerate(steps, start=1)},
+        "accuracy_by_difficulty": {str(d): accuracy - 0.01 * (d - 1) for d in range(1, len(steps) + 1)},
         "ponder_difficulty_correlation": r,
         "curve": {"update": [100, 200, 300], "accuracy": [0.5, accuracy - 0.01, accuracy]},
     }
@@ -632,6 +633,21 @@ def test_tau_evidence_groups_runs_by_tau_and_seed():
     assert near(evidence.late_gain(200), [[0.49, 0.48], [0.4, 0.5]])
     with pytest.raises(ValueError, match="updates"):
         evidence.late_gain(301)
+
+
+def test_tau_evidence_curves_are_one_tau_seed_by_seed():
+    evidence = TauEvidence.from_summaries(_tau_summaries())
+    curves = evidence.curves(0)  # tau = 0.001: seeds 0 and 1
+    assert curves.seeds == [0, 1] and curves.difficulty.tolist() == [1, 2, 3, 4]
+    assert curves.ponder_steps.tolist() == [[2.0, 3.0, 4.0, 5.0], [4.0, 3.0, 2.0, 1.0]]
+    assert torch.allclose(curves.error[0], torch.tensor([0.01, 0.02, 0.03, 0.04], dtype=torch.float64))
+    assert curves.correlation.tolist() == pytest.approx([0.8, -0.7])
+    pages = tau_pages(evidence, updates=300)
+    assert list(pages) == ["0.001", "0.01"] and "after 300 updates" in pages["0.01"].get_suptitle()
+    for fig in pages.values():
+        plt.close(fig)
+    with pytest.raises(ValueError, match="index"):
+        evidence.curves(2)
 
 
 def test_tau_evidence_refuses_a_grid_with_a_hole():

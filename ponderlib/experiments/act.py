@@ -244,6 +244,7 @@ class TauEvidence:
         error: held-out error ``1 - accuracy`` over all difficulties, ``(T, S)``.
         ponder_steps: mean ponder time ``N(t)`` over all difficulties, ``(T, S)``.
         by_difficulty: mean ``N(t)`` at each number of non-zero entries, ``(T, S, D)``.
+        error_by_difficulty: the error at each number of non-zero entries, ``(T, S, D)``.
         correlation: Pearson's r between the number of non-zero entries and ``N(t)`` over the scored
             vectors, ``(T, S)``; NaN where every vector ran the same number of steps.
         updates: the training updates after which held-out accuracy was measured, length ``K``.
@@ -256,6 +257,7 @@ class TauEvidence:
     error: torch.Tensor
     ponder_steps: torch.Tensor
     by_difficulty: torch.Tensor
+    error_by_difficulty: torch.Tensor
     correlation: torch.Tensor
     updates: list[int]
     curve: torch.Tensor
@@ -263,7 +265,8 @@ class TauEvidence:
     @classmethod
     def from_summaries(cls, summaries: Sequence[Mapping]) -> TauEvidence:
         """Group run summaries (with ``config``, ``final_accuracy``, ``mean_ponder_steps``,
-        ``ponder_steps_by_difficulty``, ``ponder_difficulty_correlation`` and ``curve``) by ``tau`` and seed.
+        ``ponder_steps_by_difficulty``, ``accuracy_by_difficulty``, ``ponder_difficulty_correlation`` and
+        ``curve``) by ``tau`` and seed.
 
         Raises:
             ValueError: no summaries, or a ``tau`` without a run of every seed the others have.
@@ -281,6 +284,11 @@ class TauEvidence:
         def table(value) -> torch.Tensor:
             return torch.tensor([[value(runs[tau, seed]) for seed in seeds] for tau in taus], dtype=torch.float64)
 
+        def by_difficulty(key: str) -> torch.Tensor:
+            return torch.tensor(
+                [[[runs[tau, seed][key][str(d)] for d in difficulty] for seed in seeds] for tau in taus], dtype=torch.float64
+            )
+
         def correlation(summary: Mapping) -> float:
             r = summary["ponder_difficulty_correlation"]
             return math.nan if r is None else r
@@ -291,15 +299,25 @@ class TauEvidence:
             difficulty=difficulty,
             error=table(lambda s: 1.0 - s["final_accuracy"]),
             ponder_steps=table(lambda s: s["mean_ponder_steps"]),
-            by_difficulty=torch.tensor(
-                [[[runs[tau, seed]["ponder_steps_by_difficulty"][str(d)] for d in difficulty] for seed in seeds] for tau in taus],
-                dtype=torch.float64,
-            ),
+            by_difficulty=by_difficulty("ponder_steps_by_difficulty"),
+            error_by_difficulty=1.0 - by_difficulty("accuracy_by_difficulty"),
             correlation=table(correlation),
             updates=list(runs[taus[0], seeds[0]]["curve"]["update"]),
             curve=torch.tensor(
                 [[runs[tau, seed]["curve"]["accuracy"] for seed in seeds] for tau in taus], dtype=torch.float64
             ),
+        )
+
+    def curves(self, index: int) -> SeedCurves:
+        """Ponder time and error against the number of non-zero entries at ``taus[index]``, one row per
+        seed (what :func:`ponderlib.figures.act.tau_pages` draws, one page per ``tau``)."""
+        check_int("index", index, minimum=0, maximum=len(self.taus) - 1)
+        return SeedCurves(
+            seeds=list(self.seeds),
+            difficulty=torch.tensor(self.difficulty),
+            ponder_steps=self.by_difficulty[index],
+            error=self.error_by_difficulty[index],
+            correlation=self.correlation[index],
         )
 
     def late_gain(self, updates: int) -> torch.Tensor:

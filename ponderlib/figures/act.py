@@ -356,7 +356,8 @@ def tau_pages(grid, updates: int | None = None) -> dict[str, Figure]:
     same y limits, for :func:`ponderlib.figures.widgets.figure_switcher`.
 
     Args:
-        grid: a :class:`ponderlib.experiments.act.TauGrid`.
+        grid: a :class:`ponderlib.experiments.act.TauGrid` (live runs), or a
+            :class:`ponderlib.experiments.act.TauEvidence` (a committed sweep; pass ``updates``).
         updates: the budget named in the titles (default ``grid.updates``).
     """
     curves = {tau: grid.curves(i) for i, tau in enumerate(grid.taus)}
