@@ -62,6 +62,8 @@ def test_rates_count_the_seeds_a_claim_holds_in(tmp_path):
     evidence = Evidence.load("act-parity-tau-live", tmp_path)
     assert not evidence.complete and len(evidence.records) == 12
     assert evidence.values("accuracy_by_difficulty.8", tau=0.1) == [0.5, 0.6, 0.7]
+    summaries = evidence.summaries()
+    assert len(summaries) == 12 and summaries[0] is evidence.records[0]["summary"]
     rate = evidence.rate(lambda run: run["accuracy_by_difficulty"]["8"] > 0.55, tau=0.1)
     assert (rate.holds, rate.runs, str(rate)) == (2, 3, "2 of 3 seeds")
     falls = evidence.rate_by_seed(lambda row: row[0.001]["mean_ponder_steps"] > row[0.1]["mean_ponder_steps"])

@@ -129,6 +129,10 @@ class Evidence:
         """Whether every planned run (grid points times seeds) is in the file."""
         return len(self.records) == self.preset.runs
 
+    def summaries(self) -> list[dict]:
+        """The summaries of every run, at every grid point, in the file's order."""
+        return [record["summary"] for record in self.records]
+
     def runs(self, **point: Any) -> list[dict]:
         """The summaries of the runs at the grid point ``point`` (every grid field named), seed order.
 
@@ -171,7 +175,7 @@ class Evidence:
         """What the evidence cost and where it ran: ``runs``, ``updates`` (per run, the largest),
         ``cpu_minutes`` (training seconds summed over runs, one thread each), ``devices``,
         ``threads``, ``torch``, ``ponderlib`` and ``commits`` (each a sorted list of the values seen)."""
-        summaries = [record["summary"] for record in self.records]
+        summaries = self.summaries()
 
         def seen(key: str) -> list:
             return sorted({str(summary.get(key)) for summary in summaries})
