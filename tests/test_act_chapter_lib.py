@@ -681,3 +681,33 @@ def test_tau_evidence_table_by_hand():
     assert len(table) == 4  # header, rule, two taus
     assert table[2].split(" | ")[1:] == ["1.5 ± 0.7", "3.00 ± 0.71", "0.000 ± 1.414", "1 of 2", "-0.70 to +0.80", "1.0 |"]
     assert "undefined" not in table[3] and "0.075 ± 0.106" in table[3]  # one seed's r is undefined, the other's +0.20
+
+
+def test_graded_verdicts_count_the_cases():
+    assert words.graded(2, 2, "runs") == "reproduced: 2 of 2 runs"
+    assert words.graded(1, 3, "seeds") == "partly: 1 of 3 seeds"
+    assert words.graded(0, 1, "values") == "not reproduced: 0 of 1 values"
+    for holds, out_of in [(3, 2), (-1, 2), (0, 0)]:
+        with pytest.raises(ValueError, match="holds must lie"):
+            words.graded(holds, out_of, "runs")
+
+
+def test_graves_parity_table_by_hand():
+    evidence = TauEvidence.from_summaries(_tau_summaries())
+    table = words.graves_parity_table(evidence, minimum_slope=0.1, high_taus=[0.01]).splitlines()
+    assert len(table) == 2 + len(words.GRAVES_PARITY_CLAIMS)
+    verdicts = [row.rsplit(" | ", 1)[1].rstrip(" |") for row in table[2:]]
+    assert verdicts == [
+        "partly: 1 of 2 values of τ ≤ 0.03",  # mean error 1.5 % at 0.001, 5.0 % (not below 5) at 0.01
+        "reproduced: 1 of 1 steps down the grid both more rapid and more accurate",  # curve means 0.82 > 0.80
+        "not reproduced: not largest at the smallest τ",  # sd of ponder time 0.71 at 0.001 < 0.80 at 0.01
+        "not reproduced: 0 of 2 runs flat, and failing more on harder vectors",  # error rises by only 3 points
+        "partly: 1 of 3 runs that learn",  # slopes +1, -1 (tau 0.001) and 0 (tau 0.01, seed 1)
+        "reproduced: 3 of 3 runs that learn",
+        "not tested",
+    ]
+    assert "1.5 % at 0.001, 5.0 % at 0.01" in table[2] and "0.82 at 0.001, 0.80 at 0.01" in table[3]
+    assert "mean slope of the runs that learn +0.000 at 0.001 and +0.000 at 0.01" in table[6]
+    assert table[2].startswith("| “For penalties of 0.03 and below the mean error was below 5%.”")
+    with pytest.raises(ValueError, match="high_taus"):
+        words.graves_parity_table(evidence, minimum_slope=0.1, high_taus=[0.5])

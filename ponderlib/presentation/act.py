@@ -427,3 +427,131 @@ def tau_evidence_table(evidence, minimum_slope: float, last_updates: int) -> str
         f"largest rise of accuracy over the last {last_updates:,} updates (points)",
     ]
     return markdown_table(header, rows, align="rrrrrrr")
+
+
+GRAVES_PARITY_CLAIMS = {
+    "error": "For penalties of 0.03 and below the mean error was below 5%.",
+    "faster": "the solutions were both more rapid and more accurate with lower time penalties",
+    "variance": "The variance in ponder time for low τ networks is very high",
+    "flat": (
+        "for the networks without ACT and those with overly high time penalties, the error rate increases "
+        "sharply with the difficulty of the task [...], while the amount of ponder remains roughly constant"
+    ),
+    "grows": (
+        "For the more successful networks, with intermediate τ values, ponder time appears to grow linearly "
+        "with difficulty, with a slope that generally increases as τ decreases."
+    ),
+    "best": "Even for the best networks the error rate increased somewhat with difficulty.",
+    "32 bits": "For some of the lowest τ networks there is a dramatic increase in ponder after about 32 bits",
+}
+"""Graves (2016), sec. 3.1, figs. 4 to 6: each parity claim as the paper words it."""
+
+
+def graded(holds: int, out_of: int, cases: str) -> str:
+    """A verdict from how many of ``out_of`` ``cases`` bear a claim out: "reproduced" (all), "not
+    reproduced" (none) or "partly" (some), with the count.
+
+    >>> graded(3, 3, "runs"), graded(2, 5, "seeds"), graded(0, 4, "values of tau")
+    ('reproduced: 3 of 3 runs', 'partly: 2 of 5 seeds', 'not reproduced: 0 of 4 values of tau')
+    """
+    if out_of < 1 or not 0 <= holds <= out_of:
+        raise ValueError(f"holds must lie in [0, out_of] and out_of be at least 1, got {holds} of {out_of}")
+    word = "reproduced" if holds == out_of else "not reproduced" if holds == 0 else "partly"
+    return f"{word}: {holds} of {out_of} {cases}"
+
+
+def _taus(taus: Sequence[float]) -> str:
+    return listed([f"{tau:g}" for tau in taus]) or "none"
+
+
+def graves_parity_table(
+    evidence,
+    *,
+    minimum_slope: float,
+    high_taus: Sequence[float],
+    learned_error: float = 0.05,
+) -> str:
+    """Graves' parity claims (:data:`GRAVES_PARITY_CLAIMS`) against a committed ``tau`` sweep: each claim
+    as the paper words it, what the evidence measured, and a verdict counted over the cases the claim is
+    about (:func:`graded`).
+
+    Args:
+        evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
+        minimum_slope: ponder steps per extra non-zero entry from which ponder time counts as growing.
+        high_taus: the grid's "overly high" time penalties (Fig. 6's flat profiles).
+        learned_error: a run "learns the task" (is one of "the more successful networks") below this error.
+    """
+    taus = evidence.taus
+    if not high_taus or any(tau not in taus for tau in high_taus):
+        raise ValueError(f"high_taus must be a non-empty subset of the evidence's taus {taus}, got {list(high_taus)}")
+    error = (100.0 * evidence.error).mean(dim=1)  # (T,), in %
+    up_to = [i for i, tau in enumerate(taus) if tau <= 0.03]
+    below = [taus[i] for i in up_to if round(float(error[i]), 1) < 5.0]  # as printed: 4.99999... is 5.0 %
+    during = evidence.curve.mean(dim=(1, 2))  # (T,): held-out accuracy over the whole learning curve
+    steps = range(len(taus) - 1)
+    faster = [i for i in steps if error[i] < error[i + 1] and during[i] > during[i + 1]]
+    spread = evidence.ponder_steps.std(dim=1)  # (T,)
+    high = [taus.index(tau) for tau in high_taus]
+    flat_and_failing = (
+        (evidence.slope[high].abs() < minimum_slope)
+        & (evidence.error_by_difficulty[high, :, -1] > evidence.error_by_difficulty[high, :, 0] + 0.1)
+    )
+    learned = evidence.error < learned_error  # (T, S)
+    slopes = evidence.slope[learned]
+    grows = int((slopes >= minimum_slope).sum())
+    learned_at = [tau for i, tau in enumerate(taus) if bool(learned[i].any())]
+    mean_slope = [f"{float(evidence.slope[i][learned[i]].mean()):+.3f} at {tau:g}" for i, tau in enumerate(taus) if bool(learned[i].any())]
+    worse_when_harder = int((evidence.error_by_difficulty[:, :, -1] > evidence.error_by_difficulty[:, :, 0])[learned].sum())
+    n_learned = int(learned.sum())
+    entries = evidence.difficulty[-1]
+
+    def error_list(indices) -> str:
+        return ", ".join(f"{float(error[i]):.1f} % at {taus[i]:g}" for i in indices)
+
+    rows = [
+        [
+            GRAVES_PARITY_CLAIMS["error"],
+            f"mean error {error_list(up_to)}; below 5 % at τ = {_taus(below)}",
+            graded(len(below), len(up_to), "values of τ ≤ 0.03"),
+        ],
+        [
+            GRAVES_PARITY_CLAIMS["faster"],
+            "held-out accuracy averaged over the learning curve (every evaluation, every seed) "
+            + ", ".join(f"{float(a):.2f} at {tau:g}" for a, tau in zip(during, taus))
+            + "; error after the budget falls with τ as above",
+            graded(len(faster), len(taus) - 1, "steps down the grid both more rapid and more accurate"),
+        ],
+        [
+            GRAVES_PARITY_CLAIMS["variance"],
+            "standard deviation of mean ponder time over seeds: "
+            + ", ".join(f"{float(s):.2f} at {tau:g}" for s, tau in zip(spread, taus)),
+            "reproduced: largest at the smallest τ" if int(spread.argmax()) == 0 else "not reproduced: not largest at the smallest τ",
+        ],
+        [
+            GRAVES_PARITY_CLAIMS["flat"],
+            f"at τ = {_taus(high_taus)}: mean ponder time {float(evidence.ponder_steps[high].min()):.2f} to "
+            f"{float(evidence.ponder_steps[high].max()):.2f}; error at 1 entry "
+            f"{100 * float(evidence.error_by_difficulty[high, :, 0].mean()):.1f} %, at {entries} "
+            f"{100 * float(evidence.error_by_difficulty[high, :, -1].mean()):.1f} % (means)",
+            graded(int(flat_and_failing.sum()), flat_and_failing.numel(), "runs flat, and failing more on harder vectors"),
+        ],
+        [
+            GRAVES_PARITY_CLAIMS["grows"],
+            f"{n_learned} of {learned.numel()} runs learn (error below {100 * learned_error:g} %), at τ = "
+            f"{_taus(learned_at)}; ponder time grows by at least {minimum_slope:g} steps per entry in {grows} of them; "
+            f"mean slope of the runs that learn {listed(mean_slope)}",
+            graded(grows, n_learned, "runs that learn") if n_learned else "not tested: no run learns",
+        ],
+        [
+            GRAVES_PARITY_CLAIMS["best"],
+            f"of the {n_learned} runs that learn, {worse_when_harder} err more at {entries} entries than at 1",
+            graded(worse_when_harder, n_learned, "runs that learn") if n_learned else "not tested: no run learns",
+        ],
+        [
+            GRAVES_PARITY_CLAIMS["32 bits"],
+            f"the vectors have {entries} entries",
+            "not tested",
+        ],
+    ]
+    rows = [[f"“{claim}”", measured, judged] for claim, measured, judged in rows]
+    return markdown_table(["Graves (2016), sec. 3.1", f"the evidence ({len(evidence.seeds)} seeds per τ)", "verdict"], rows)
