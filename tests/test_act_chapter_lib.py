@@ -44,7 +44,6 @@ from ponderlib.mechanisms.act import ACTRNN
 from ponderlib.mechanisms.halting import act_halting
 from ponderlib.mechanisms.losses import ACTLoss
 from ponderlib.presentation import act as words
-from ponderlib.sweep.evidence import Rate
 from ponderlib.tasks.parity import ParityConfig, train_parity
 from ponderlib.tasks.parity_data import parity_batch
 from ponderlib.tasks.sequence_parity import (
@@ -385,13 +384,10 @@ CURVES = SeedCurves(
 )
 
 
-def test_signed_listed_and_the_median():
+def test_signed_and_listed():
     assert words.signed(0.2393) == "+0.24" and words.signed(-0.5, 3) == "-0.500"
     assert words.signed(float("nan")) == "undefined (constant N)"
     assert [words.listed(v) for v in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a and b", "a, b and c"]
-    assert words.upper_median([3.0, 1.0, 4.0, 2.0]) == 3.0 and words.upper_median([5.0, 1.0, 2.0]) == 2.0
-    with pytest.raises(ValueError, match="values"):
-        words.upper_median([])
 
 
 def test_seed_table_known_values():
@@ -414,23 +410,6 @@ def test_sawtooth_drop_against_the_scale_worked_by_hand():
     )
     with pytest.raises(ValueError, match="ponder_steps"):
         words.sawtooth_drop([1.0, 2.0], [3, 3], [3.1, 3.0], [0.5, 0.5], eps=0.01)
-
-
-def test_main_setting_sentences_known_values():
-    assert words.evidence_direction([-0.5, 0.1, 0.3, 0.2], Rate(4, 4), Rate(3, 4)) == (
-        "Over the 4 seeds of the evidence the network learns the task in 4 of 4 seeds, but ponders longer on harder "
-        "vectors only in 3 of 4 seeds: $r$ from -0.50 to +0.30, median +0.20. Where it does, by less than a step. "
-        "The setting makes Graves' direction the likely outcome, not a certain one."
-    )
-    assert words.main_run(CURVES, [0.95, 1.0], torch.tensor([1, 2, 3, 4])) == (
-        "In this run the 2 seeds reach held-out accuracy 0.9500 to 1.0000, with r = +0.50, undefined (constant N). "
-        "Averaged over them, $N(t)$ goes from **1.50** steps at difficulty 1 to **2.00** at difficulty 3 (per seed by "
-        "+1.00, +0.00 steps). Most vectors take one, two or three steps: 75.0 % of the 4 scored vectors of the 2 seeds."
-    )
-    assert words.contrast_direction([0.2, -0.3, 0.05, 0.5]) == (
-        "With $b_h = 1$, over the same 4 seeds: $r$ from -0.30 to +0.50, above 0.1 in 2 and below -0.1 in 1: "
-        "the direction depends on the seed."
-    )
 
 
 class _Snapshot:
@@ -456,63 +435,6 @@ class _Run:
         return self.snapshots[update].r
 
 
-def test_training_course_known_values():
-    main = [
-        _Run(
-            0, 3.0, [0.6, 0.9], {1: _Snapshot([1.0, 1.2], [0.6, 0.6], 0.1), 2: _Snapshot([1.0, 1.5], [1.0, 0.9], 0.3)}
-        ),
-    ]
-    contrast = [
-        _Run(
-            0,
-            1.0,
-            [0.5, 0.7],
-            {1: _Snapshot([1.5, 1.0], [0.5, 0.5], -0.05), 2: _Snapshot([2.0, 1.0], [1.0, 0.8], -0.4)},
-        ),
-    ]
-    assert words.training_course(main, contrast, early=1, middle=2) == (
-        "In this run, after 1 training updates the 2 runs reach held-out accuracy 0.50 to 0.60, |r| at most 0.10, "
-        "and at most 1.50 steps on average at any difficulty. With $b_h = 3$, r from update 2 on lies between 0.30 "
-        "and 0.30; with $b_h = 1$ the same seeds end at r = -0.40, pondering longest at difficulty 1 respectively. "
-        "The run that learns last is seed 0 with $b_h$ = 1 (held-out accuracy 0.70 after 2 updates). The largest "
-        "overshoot is in seed 0 with $b_h$ = 3: after 2 updates it ponders 0.00 steps longer on the hardest vectors "
-        "than at the end. The runs that end with r > 0.1 err on at most 10.0 % of the vectors at any difficulty; "
-        "the others on 20.0 % at their worst difficulty."
-    )
-
-
-def test_learned_late_known_values():
-    sentence = words.learned_late([0.6, 0.65, 0.8], [0.0, 0.01, 0.05, 0.1, 0.2], [True, True, False, False, False])
-    assert sentence == (
-        "In the evidence, held-out accuracy after 1000 updates (with $b_h = 3$) is 0.60 to 0.80: below 0.7 in 2 of 3 "
-        "seeds, so the task is learned after that point. Of the 5 runs with either bias, the 2 that end with r > 0.1 "
-        "err, at their worst difficulty, on 1.0 % of the vectors (median; at most 1.0 %), the 3 others on 10.0 % "
-        "(median; up to 20.0 %)."
-    )
-    with pytest.raises(ValueError, match="ends_positive"):
-        words.learned_late([0.6], [0.1], [True])
-
-
-def test_tau_table_and_sentence_known_values():
-    taus = [0.001, 0.01, 0.1]
-    error = torch.tensor([[0.02, 0.04], [0.01, 0.03], [0.3, 0.5]])
-    steps = torch.tensor([[5.0, 4.0], [2.0, 2.5], [1.0, 1.2]])
-    r = torch.tensor([[-0.5, -0.25], [0.2, float("nan")], [0.0, 0.1]])
-    early = torch.tensor([[0.9, 0.8], [0.6, 0.6], [0.5, 0.7]])
-    assert words.tau_table(taus, error, steps, r, early).splitlines()[2:] == [
-        "| 0.001 | 2.0, 4.0 | 3.0 | 5.00, 4.00 | 4.50 | -0.50, -0.25 | 0.85 |",
-        "| 0.01 | 1.0, 3.0 | 2.0 | 2.00, 2.50 | 2.25 | +0.20, undefined (constant N) | 0.60 |",
-        "| 0.1 | 30.0, 50.0 | 40.0 | 1.00, 1.20 | 1.10 | +0.00, +0.10 | 0.60 |",
-    ]
-    assert words.tau_run(taus, error, steps, r, early) == (
-        "In this run, raising $\\tau$ from 0.001 to 0.1 takes the mean ponder time, averaged over the seeds, from "
-        "**4.50** to **1.10** steps, and the mean error from 3.0 % to 40.0 %; at $\\tau$ = 0.01 the error is at most "
-        "3.0 %, at 0.1 at most 50.0 %. The smallest $\\tau$ reaches 0.85 held-out accuracy after 1000 updates on "
-        "average, against at most 0.60 for the others, and r = -0.50, -0.25 at $\\tau$ = 0.001 against +0.20, "
-        "undefined (constant N) at 0.01."
-    )
-
-
 def test_sequence_words_known_values():
     evaluations = [
         SequenceEvaluation(
@@ -536,51 +458,6 @@ def test_sequence_words_known_values():
         "Over the 3 seeds, mean $N(t)$ per time step ranges from 1.00 to 4.32: the seeds differ in how much they "
         "ponder overall, as much as in where."
     )
-
-
-def test_verdicts_and_the_paper_table():
-    assert words.verdict(Rate(20, 20)) == "reproduced in every seed (20 of 20 seeds)"
-    assert words.verdict(Rate(5, 20)) == "not reproduced (5 of 20 seeds)"
-    assert words.verdict(Rate(6, 20)) == "mixed: 6 of 20 seeds"
-    table = words.paper_table(
-        taus=[0.001, 0.01, 0.03, 0.1],
-        updates=2000,
-        learns={0.001: Rate(18, 20), 0.01: Rate(15, 20), 0.03: Rate(6, 20)},
-        fails=Rate(20, 20),
-        accuracy_early={0.001: 0.86, 0.01: 0.6},
-        fastest=Rate(16, 20),
-        not_more_accurate=Rate(12, 20),
-        rise=0.214,
-        longer=Rate(13, 20),
-        longer_graves_bias=Rate(8, 20),
-        falls_at_low_tau=Rate(16, 20),
-    )
-    lines = table.splitlines()
-    assert (
-        lines[0] == "| claim (Graves 2016) | paper's setting | the evidence, 20 seeds | verdict |" and len(lines) == 5
-    )
-    assert lines[3] == (
-        "| Fig. 5: lower $\\tau$ learns faster and more accurately | learning curves over 1M updates | accuracy after "
-        "1000 updates 0.86 at $\\tau$ = 0.001 against 0.60 at 0.01 (means) | faster: mixed: 16 of 20 seeds; not more "
-        "accurate after 2000 updates: mixed: 12 of 20 seeds |"
-    )
-    assert (
-        "rise from difficulty 1 to 8 +0.21 steps" in lines[4] and "failing at 0.1: reproduced in every seed" in lines[2]
-    )
-    with pytest.raises(ValueError, match="taus"):
-        words.paper_table(
-            taus=[0.01],
-            updates=1,
-            learns={},
-            fails=Rate(1, 1),
-            accuracy_early={},
-            fastest=Rate(1, 1),
-            not_more_accurate=Rate(1, 1),
-            rise=0.0,
-            longer=Rate(1, 1),
-            longer_graves_bias=Rate(1, 1),
-            falls_at_low_tau=Rate(1, 1),
-        )
 
 
 # --- Graves' figs. 4-6 from evidence ---------------------------------------------------------------

@@ -9,13 +9,10 @@ code that writes it. Nothing here trains or decides a claim; the claims are chec
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-import torch
-
-from ponderlib.experiments.act import SeedCurves, TrackedRun, history_value
-from ponderlib.presentation.tables import markdown_table, verdict
-from ponderlib.sweep.evidence import Rate
+from ponderlib.experiments.act import SeedCurves
+from ponderlib.presentation.tables import markdown_table
 
 
 def signed(r: float, digits: int = 2) -> str:
@@ -38,21 +35,6 @@ def listed(values: Sequence[str]) -> str:
     if len(values) <= 1:
         return "".join(values)
     return f"{', '.join(values[:-1])} and {values[-1]}"
-
-
-def upper_median(values: Sequence[float]) -> float:
-    """The chapter's median: the middle value, the upper of the two middle ones for an even count.
-
-    >>> upper_median([3.0, 1.0, 4.0, 2.0])
-    3.0
-    """
-    if not values:
-        raise ValueError("values must hold at least one value, got an empty sequence")
-    return sorted(values)[len(values) // 2]
-
-
-def _seeds(n: int) -> str:
-    return "one seed" if n == 1 else f"{n} seeds"
 
 
 def _signed_list(values: Sequence[float]) -> str:
@@ -114,178 +96,6 @@ def sawtooth_drop(scales, ponder_steps, ponder_cost, units: Sequence[float], eps
     )
 
 
-def evidence_direction(r_values: Sequence[float], learns: Rate, longer: Rate) -> str:
-    """The main setting over the evidence's seeds: how often the network learns the task and ponders
-    longer on harder vectors, and the range and median of ``r(difficulty, N)``."""
-    return (
-        f"Over the {len(r_values)} seeds of the evidence the network learns the task in {learns}, but ponders "
-        f"longer on harder vectors only in {longer}: $r$ from {min(r_values):+.2f} to {max(r_values):+.2f}, "
-        f"median {upper_median(r_values):+.2f}. Where it does, by less than a step. The setting makes Graves' "
-        f"direction the likely outcome, not a certain one."
-    )
-
-
-def main_run(curves: SeedCurves, accuracy: Sequence[float], sample_steps: torch.Tensor) -> str:
-    """This run's seeds: their accuracy and ``r``, mean ``N(t)`` at the easiest and the hardest
-    difficulty (averaged over seeds, and each seed's rise), and the share of scored vectors that take
-    at most three steps.
-
-    Args:
-        curves: the runs' :class:`~ponderlib.experiments.act.SeedCurves`, ``(S, D)``.
-        accuracy: each seed's held-out accuracy, length ``S``.
-        sample_steps: ``N(t)`` of every scored vector of every seed, shape ``(S * D * samples,)``.
-    """
-    mean_steps = curves.ponder_steps.mean(dim=0)  # (D,)
-    rises = (curves.ponder_steps[:, -1] - curves.ponder_steps[:, 0]).tolist()  # (S,)
-    short = (sample_steps <= 3).float().mean().item()
-    seeds = _seeds(len(curves.seeds))
-    return (
-        f"In this run the {seeds} reach held-out accuracy {min(accuracy):.4f} to {max(accuracy):.4f}, with "
-        f"r = {_signed_list(curves.correlation.tolist())}. Averaged over them, $N(t)$ goes from "
-        f"**{mean_steps[0]:.2f}** steps at difficulty {int(curves.difficulty[0])} to **{mean_steps[-1]:.2f}** at "
-        f"difficulty {int(curves.difficulty[-1])} (per seed by {', '.join(f'{s:+.2f}' for s in rises)} steps). "
-        f"Most vectors take one, two or three steps: {100 * short:.1f} % of the {len(sample_steps)} scored "
-        f"vectors of the {seeds}."
-    )
-
-
-def contrast_direction(r_values: Sequence[float]) -> str:
-    """Graves' initial halting bias over the evidence's seeds: the range of ``r`` and how often it is
-    clearly positive (above 0.1) or clearly negative (below -0.1)."""
-    return (
-        f"With $b_h = 1$, over the same {len(r_values)} seeds: $r$ from {min(r_values):+.2f} to "
-        f"{max(r_values):+.2f}, above 0.1 in {sum(r > 0.1 for r in r_values)} and below -0.1 in "
-        f"{sum(r < -0.1 for r in r_values)}: the direction depends on the seed."
-    )
-
-
-def training_course(
-    main_runs: Sequence[TrackedRun], contrast_runs: Sequence[TrackedRun], early: int = 1000, middle: int = 2000
-) -> str:
-    """How ponder time against difficulty forms during training, in this run's two sets of seeds (the
-    main setting and the contrast with another initial halting bias): accuracy, ``r`` and ``N(t)``
-    after ``early`` updates; ``r`` of the main runs from ``middle`` on; where the contrast runs ponder
-    longest at the end; the run that learns last; the largest overshoot on the hardest vectors at
-    ``middle`` against the end; and the worst-difficulty error of the runs that end with ``r > 0.1``
-    against the others.
-
-    Args:
-        main_runs, contrast_runs: :class:`~ponderlib.experiments.act.TrackedRun` per seed, scored at
-            ``early``, ``middle`` and every later snapshot.
-    """
-    runs = [*main_runs, *contrast_runs]
-    main, contrast = SeedCurves.from_parity(main_runs), SeedCurves.from_parity(contrast_runs)
-    labels = [f"seed {run.result.config.seed} with $b_h$ = {run.result.config.halting_bias_init:g}" for run in runs]
-    accuracy_early = [history_value(run.result.history, "accuracy", early) for run in runs]
-    steps_early = max(run.snapshots[early].ponder_steps.max().item() for run in runs)
-    r_early = max(abs(run.correlation_at(early)) for run in runs)
-    later_r = [run.correlation_at(u) for run in main_runs for u in sorted(run.snapshots) if u >= middle]
-    peaks = contrast.ponder_steps.argmax(dim=1).tolist()  # where each contrast run ponders longest at the end
-    accuracy_middle = [history_value(run.result.history, "accuracy", middle) for run in runs]
-    last = accuracy_middle.index(min(accuracy_middle))  # the run that learns last
-    end_hardest = torch.cat([main.ponder_steps, contrast.ponder_steps])[:, -1]  # (2S,)
-    overshoot = torch.tensor([run.snapshots[middle].ponder_steps[-1].item() for run in runs]) - end_hardest
-    worst_error = torch.cat([main.error, contrast.error]).max(dim=1).values  # (2S,)
-    positive = torch.cat([main.correlation, contrast.correlation]) > 0.1
-    others = listed([f"{100 * e:.1f}" for e in worst_error[~positive].tolist()]) or "none"
-    positive_worst = f"{100 * worst_error[positive].max():.1f} %" if bool(positive.any()) else "none (no such run)"
-    main_bias = main_runs[0].result.config.halting_bias_init
-    contrast_bias = contrast_runs[0].result.config.halting_bias_init
-    return (
-        f"In this run, after {early} training updates the {len(runs)} runs reach held-out accuracy "
-        f"{min(accuracy_early):.2f} to {max(accuracy_early):.2f}, |r| at most {r_early:.2f}, and at most "
-        f"{steps_early:.2f} steps on average at any difficulty. With $b_h = {main_bias:g}$, r from update {middle} on "
-        f"lies between {min(later_r):.2f} and {max(later_r):.2f}; with $b_h = {contrast_bias:g}$ the same seeds end "
-        f"at r = {_signed_list(contrast.correlation.tolist())}, pondering longest at difficulty "
-        f"{listed([str(int(contrast.difficulty[i])) for i in peaks])} respectively. The run that learns last is "
-        f"{labels[last]} (held-out accuracy {accuracy_middle[last]:.2f} after {middle} updates). The largest "
-        f"overshoot is in {labels[int(overshoot.argmax())]}: after {middle} updates it ponders "
-        f"{overshoot.max():.2f} steps longer on the hardest vectors than at the end. The runs that end with "
-        f"r > 0.1 err on at most {positive_worst} of the vectors at any difficulty; the others on {others} % at "
-        f"their worst difficulty."
-    )
-
-
-def learned_late(
-    early_accuracy: Sequence[float], worst_error: Sequence[float], ends_positive: Sequence[bool], early: int = 1000
-) -> str:
-    """The evidence on when the task is learned, and on the worst-difficulty error of the runs that end
-    with ``r > 0.1`` against the others.
-
-    Args:
-        early_accuracy: held-out accuracy after ``early`` updates, one per seed of the main setting.
-        worst_error: per run (either bias), the error at its worst difficulty (a fraction).
-        ends_positive: per run, whether it ends with ``r > 0.1``.
-    """
-    if len(worst_error) != len(ends_positive):
-        raise ValueError(
-            f"worst_error and ends_positive must be of one length, got {len(worst_error)} and {len(ends_positive)}"
-        )
-    positive = [w for w, p in zip(worst_error, ends_positive) if p]
-    other = [w for w, p in zip(worst_error, ends_positive) if not p]
-    if not positive or not other:
-        raise ValueError("ends_positive must hold both True and False")
-    return (
-        f"In the evidence, held-out accuracy after {early} updates (with $b_h = 3$) is {min(early_accuracy):.2f} to "
-        f"{max(early_accuracy):.2f}: below 0.7 in {sum(a < 0.7 for a in early_accuracy)} of {len(early_accuracy)} "
-        f"seeds, so the task is learned after that point. Of the {len(worst_error)} runs with either bias, the "
-        f"{len(positive)} that end with r > 0.1 err, at their worst difficulty, on {100 * upper_median(positive):.1f} % "
-        f"of the vectors (median; at most {100 * max(positive):.1f} %), the {len(other)} others on "
-        f"{100 * upper_median(other):.1f} % (median; up to {100 * max(other):.1f} %)."
-    )
-
-
-def tau_table(taus: Sequence[float], error, steps, correlations, accuracy_early, early: int = 1000) -> str:
-    """One row per ``tau``: error and mean ``N(t)`` per seed and their means, ``r(difficulty, N)`` per
-    seed, and the mean held-out accuracy after ``early`` updates.
-
-    Args:
-        taus: the time penalties, length ``T``.
-        error, steps, correlations, accuracy_early: ``(T, S)`` tensors: held-out error (a fraction) and
-            mean ``N(t)`` after the grid's budget, ``r`` per seed, held-out accuracy after ``early``.
-    """
-    rows = [
-        [
-            f"{tau:g}",
-            ", ".join(f"{100 * e:.1f}" for e in error[i].tolist()),
-            f"{100 * error[i].mean():.1f}",
-            ", ".join(f"{s:.2f}" for s in steps[i].tolist()),
-            f"{steps[i].mean():.2f}",
-            _signed_list(correlations[i].tolist()),
-            f"{accuracy_early[i].mean():.2f}",
-        ]
-        for i, tau in enumerate(taus)
-    ]
-    header = [
-        "$\\tau$",
-        "error per seed (%)",
-        "mean error (%)",
-        "mean $N(t)$ per seed",
-        "mean $N(t)$",
-        "r(difficulty, $N$) per seed",
-        f"accuracy after {early} updates (mean)",
-    ]
-    return markdown_table(header, rows, align="rrrrrrr")
-
-
-def tau_run(taus: Sequence[float], error, steps, correlations, accuracy_early, early: int = 1000) -> str:
-    """This run's ``tau`` grid in words: mean ponder time and error at the smallest and the largest
-    ``tau``, the worst error at the second and the third, how fast the smallest learns, and ``r`` at the
-    two smallest. Arguments as :func:`tau_table` (four ``tau`` or more)."""
-    if len(taus) < 3:
-        raise ValueError(f"taus must hold at least three values, got {len(taus)}")
-    mean_error, mean_steps = error.mean(dim=1), steps.mean(dim=1)  # (T,)
-    return (
-        f"In this run, raising $\\tau$ from {taus[0]:g} to {taus[-1]:g} takes the mean ponder time, averaged over "
-        f"the seeds, from **{mean_steps[0]:.2f}** to **{mean_steps[-1]:.2f}** steps, and the mean error from "
-        f"{100 * mean_error[0]:.1f} % to {100 * mean_error[-1]:.1f} %; at $\\tau$ = {taus[1]:g} the error is at most "
-        f"{100 * error[1].max():.1f} %, at {taus[2]:g} at most {100 * error[2].max():.1f} %. The smallest $\\tau$ "
-        f"reaches {accuracy_early[0].mean():.2f} held-out accuracy after {early} updates on average, against at "
-        f"most {accuracy_early[1:].mean(dim=1).max():.2f} for the others, and r = {_signed_list(correlations[0].tolist())} "
-        f"at $\\tau$ = {taus[0]:g} against {_signed_list(correlations[1].tolist())} at {taus[1]:g}."
-    )
-
-
 def sequence_seed_table(seeds: Sequence[int], evaluations, curves: SeedCurves) -> str:
     """ACT in an RNN, one row per seed: held-out accuracy, mean ``N(t)`` per time step and
     ``r(difficulty, N)`` over every time step of the held-out sequences.
@@ -322,67 +132,6 @@ def sequence_run(evaluations, curves: SeedCurves) -> str:
         f"{_signed_list(curves.correlation.tolist())}. They ponder {min(mean_steps):.2f} to "
         f"{max(mean_steps):.2f} steps per time step."
     )
-
-
-def paper_table(
-    *,
-    taus: Sequence[float],
-    updates: int,
-    learns: Mapping[float, Rate],
-    fails: Rate,
-    accuracy_early: Mapping[float, float],
-    fastest: Rate,
-    not_more_accurate: Rate,
-    rise: float,
-    longer: Rate,
-    longer_graves_bias: Rate,
-    falls_at_low_tau: Rate,
-    early: int = 1000,
-) -> str:
-    """Graves' parity claims (figs. 4 to 6) against the evidence: each claim, the paper's setting, what
-    the evidence measured and the verdict.
-
-    Args:
-        taus: the grid's four time penalties, smallest first (``low, mid, high, top``).
-        updates: the grid's budget in training updates.
-        learns: ``tau`` -> rate of "error below 5 %", for ``low``, ``mid`` and ``high``.
-        fails: rate of "error above 20 %" at ``top``.
-        accuracy_early: ``tau`` -> mean held-out accuracy after ``early`` updates, for ``low`` and ``mid``.
-        fastest: rate of "``low`` learns fastest".
-        not_more_accurate: rate of "``low`` is not more accurate than ``mid`` after ``updates``".
-        rise: mean ``N(t)`` at the hardest minus at the easiest difficulty, main setting, mean over seeds.
-        longer, longer_graves_bias: rate of ``r > 0`` with ``b_h = 3`` and with Graves' ``b_h = 1``.
-        falls_at_low_tau: rate of ``r < 0`` at ``low``.
-    """
-    if len(taus) != 4:
-        raise ValueError(f"taus must hold the grid's four time penalties, got {len(taus)}")
-    low, mid, high, top = taus
-    rows = [
-        [
-            "Fig. 4: error below 5 % for $\\tau \\le 0.03$, rising above",
-            "64 elements, 1M updates, one run per $\\tau$",
-            "error below 5 %: "
-            + ", ".join(f"{learns[tau]} at $\\tau$ = {tau:g}" for tau in (low, mid, high))
-            + f"; above 20 % at {top:g}: {fails}",
-            f"below 5 % at {low:g}: {verdict(learns[low])}; at {mid:g}: {verdict(learns[mid])}; at {high:g}: "
-            f"{verdict(learns[high])} (within {updates} updates); failing at {top:g}: {verdict(fails)}",
-        ],
-        [
-            "Fig. 5: lower $\\tau$ learns faster and more accurately",
-            "learning curves over 1M updates",
-            f"accuracy after {early} updates {accuracy_early[low]:.2f} at $\\tau$ = {low:g} against "
-            f"{accuracy_early[mid]:.2f} at {mid:g} (means)",
-            f"faster: {verdict(fastest)}; not more accurate after {updates} updates: {verdict(not_more_accurate)}",
-        ],
-        [
-            "Fig. 6: ponder time grows with difficulty (roughly linearly) at intermediate $\\tau$",
-            "$N$ rises over difficulties 1 to 64",
-            f"$\\tau$ = {mid:g}: rise from difficulty 1 to 8 {rise:+.2f} steps with $b_h$ = 3 (mean over seeds)",
-            f"r > 0 with $b_h$ = 3: {verdict(longer)}; with Graves' $b_h$ = 1: {verdict(longer_graves_bias)}; "
-            f"at $\\tau$ = {low:g}, r < 0: {verdict(falls_at_low_tau)}. The size (a few tenths of a step) is not the paper's",
-        ],
-    ]
-    return markdown_table(["claim (Graves 2016)", "paper's setting", "the evidence, 20 seeds", "verdict"], rows)
 
 
 def _mean_sd(values: Sequence[float], digits: int = 2) -> str:

@@ -161,8 +161,9 @@ PRESETS: dict[str, Preset] = {
         description=(
             "Chapter 1's live runs over 20 seeds (the chapter trains seeds 0-2): ACT on 8-element parity, "
             "a GRU cell of 64 units, batch 256, Adam at lr 5e-3, tau 0.01, 5,000 training updates, with "
-            "the halting unit's initial bias b_h = 3 (the chapter's main runs) and 1 (Graves' value, its "
-            "contrast). Each run reports accuracy and ponder steps at every difficulty and their correlation."
+            "the halting unit's initial bias b_h = 1 (Graves' value: the chapter's live runs) and 3 (the "
+            "second edition's, picked by a probe for the sign it gave; the chapter reports both). Each run "
+            "reports accuracy and ponder steps at every difficulty and their correlation."
         ),
         task="parity",
         grid={"halting_bias_init": [3.0, 1.0]},
@@ -187,9 +188,10 @@ PRESETS: dict[str, Preset] = {
     ),
     "act-parity-tau-live": Preset(
         description=(
-            "Chapter 1's tau grid over 20 seeds: its live setting (b_h = 3) at tau = 0.001, 0.01, 0.03 and 0.1, "
-            "2,000 training updates each; error, ponder steps and their correlation with difficulty, and the "
-            "learning curve (accuracy every 50 updates)."
+            "The second edition's chapter-1 tau grid over 20 seeds: 8-element parity (b_h = 3) at tau = 0.001, "
+            "0.01, 0.03 and 0.1, 2,000 training updates each; error, ponder steps and their correlation with "
+            "difficulty, and the learning curve (accuracy every 50 updates). The third edition draws the tau "
+            "figures from graves-parity-16 instead and no longer reads this set."
         ),
         task="parity",
         grid={"tau": [1e-3, 1e-2, 3e-2, 1e-1]},
