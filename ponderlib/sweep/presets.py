@@ -396,13 +396,13 @@ PRESETS: dict[str, Preset] = {
         description=(
             "graves-parity-16 at two of the time penalties where most of its runs stopped short of the task "
             "(1e-3, where accuracy had levelled off, and 1e-2, where it was still rising at 60,000 updates), "
-            "trained for 200,000 updates, 5 seeds. An ablation: is the budget what stands in the way?"
+            "trained for 150,000 updates, 5 seeds. An ablation: is the budget what stands in the way?"
         ),
         task="parity",
         grid={"tau": [1e-3, 1e-2]},
         fixed=GRAVES_16,
         seeds=list(range(5)),
-        max_updates=200_000,
+        max_updates=150_000,
     ),
     "pondernet-parity-interpolation": Preset(
         description=(
