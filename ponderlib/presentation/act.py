@@ -200,8 +200,12 @@ def graded(holds: int, out_of: int, cases: str) -> str:
     """A verdict from how many of ``out_of`` ``cases`` bear a claim out: "reproduced" (all), "not
     reproduced" (none) or "partly" (some), with the count.
 
-    >>> graded(3, 3, "runs"), graded(2, 5, "seeds"), graded(0, 4, "values of tau")
-    ('reproduced: 3 of 3 runs', 'partly: 2 of 5 seeds', 'not reproduced: 0 of 4 values of tau')
+    >>> graded(3, 3, "runs")
+    'reproduced: 3 of 3 runs'
+    >>> graded(2, 5, "seeds")
+    'partly: 2 of 5 seeds'
+    >>> graded(0, 4, "taus")
+    'not reproduced: 0 of 4 taus'
     """
     if out_of < 1 or not 0 <= holds <= out_of:
         raise ValueError(f"holds must lie in [0, out_of] and out_of be at least 1, got {holds} of {out_of}")
