@@ -8,7 +8,7 @@ import torch
 
 from ponderlib.core.engine import PROGRESS_VARIABLE, progress_enabled
 from ponderlib.core.stats import pearson_correlation, round_or_none
-from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.tasks.parity import ParityConfig, extrapolation_held_out, train_parity
 
 
 @pytest.mark.parametrize("method", ["act", "pondernet"])
@@ -111,6 +111,22 @@ def test_summary_reports_ponder_steps_and_accuracy_by_difficulty():
     assert summary["extrapolation_accuracy"] == summary["accuracy_by_difficulty"]["4"]
     mean_seen = sum(summary["accuracy_by_difficulty"][d] for d in "123") / 3
     assert summary["interpolation_accuracy"] == pytest.approx(mean_seen, abs=1e-3)
+
+
+def test_the_learning_curve_scores_extrapolation_beyond_the_trained_range():
+    config = ParityConfig(method="pondernet", n_elems=6, hidden=8, max_nonzero=3, max_updates=4, eval_every=2,
+                          eval_size=64, target_accuracy=None, difficulty_eval_size=8, progress=False)
+    result = train_parity(config)
+    curve = result.history.curve()
+    assert len(curve["extrapolation_accuracy"]) == len(curve["extrapolation_ponder_steps"]) == len(curve["update"]) == 2
+    assert all(0 <= a <= 1 for a in curve["extrapolation_accuracy"])
+    beyond, _ = extrapolation_held_out(config, config.generator("held_out"), config.generator("sampling"))
+    assert beyond.inputs.shape == (64, 6) and set(beyond.difficulty.tolist()) <= {4, 5, 6}
+    # Nothing beyond: every difficulty trained, or a range that does not start at one.
+    for overrides in ({"max_nonzero": None}, {"min_nonzero": 2}):
+        other = ParityConfig(**{**config.to_dict(), **overrides, "progress": False})
+        assert extrapolation_held_out(other, other.generator("held_out"), other.generator("sampling")) is None
+    assert "extrapolation_accuracy" not in train_parity(other).history.metrics
 
 
 def test_no_extrapolation_without_unseen_difficulties():

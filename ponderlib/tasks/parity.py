@@ -386,12 +386,29 @@ class ParityResult(PonderingResult):
         }
 
 
+def extrapolation_held_out(
+    config: ParityConfig, held_out_stream: torch.Generator, sampling: torch.Generator
+) -> tuple[ParityBatch, torch.Generator] | None:
+    """What a run trained on ``1..max_nonzero < n_elems`` non-zero entries is scored on beyond that range
+    at every evaluation: ``eval_size`` vectors of ``max_nonzero + 1..n_elems`` entries, drawn from
+    ``held_out_stream`` after the held-out set (which stays as it was), with ``sampling``, a generator of
+    its own, for PonderNet's sampled halting. ``None`` when training saw every difficulty, or started
+    above one (where "beyond" has two sides)."""
+    top = config.max_nonzero or config.n_elems
+    if top == config.n_elems or config.min_nonzero != 1:
+        return None
+    batch = parity_batch(config.eval_size, config.n_elems, top + 1, None, generator=held_out_stream, label=config.label)
+    return batch, sampling
+
+
 def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResult:
     """Train ACT or PonderNet on parity as ``config`` (or ``ParityConfig(**overrides)``) says.
 
     Seeded: the same config gives the same weights and history on the same machine. The held-out
     set (``eval_size`` samples) is drawn once from its own seed, from the same difficulty range.
-    History metrics: ``accuracy`` and ``ponder_steps`` (mean ponder steps at inference). After
+    History metrics: ``accuracy`` and ``ponder_steps`` (mean ponder steps at inference), and, for a
+    run trained on ``1..max_nonzero < n_elems`` entries, ``extrapolation_accuracy`` and
+    ``extrapolation_ponder_steps`` beyond it (:func:`extrapolation_held_out`). After
     training, every difficulty ``1..n_elems`` is scored on ``difficulty_eval_size`` fresh vectors
     (:class:`DifficultyEvaluation`, in the result's ``by_difficulty``), so the summary reports
     ponder steps against difficulty and, when training saw fewer non-zero entries than
@@ -401,12 +418,14 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
 
     def make_objective(model, device):
         data, sampling = config.generator("data", device), config.generator("sampling", device)
+        held_out_stream = config.generator("held_out", device)
         held_out = parity_batch(
             config.eval_size, config.n_elems, config.min_nonzero, config.max_nonzero,
-            generator=config.generator("held_out", device), label=config.label,
+            generator=held_out_stream, label=config.label,
         )
         objective = parity_objective(config)
         training_vectors = ParityVectors(config.n_elems, config.min_nonzero, config.max_nonzero, label=config.label)
+        beyond = extrapolation_held_out(config, held_out_stream, config.generator("sampling", device))
 
         def loss_on_fresh_batch() -> torch.Tensor:
             batch = training_vectors.draw(config.batch_size, data)
@@ -415,7 +434,13 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
         def evaluate() -> dict[str, float]:
             logits, ponder_steps = predict_parity(model, held_out.inputs, config.halting_rule, sampling)
             accuracy = ((logits > 0) == held_out.targets.bool()).float().mean()
-            return {"accuracy": accuracy.item(), "ponder_steps": ponder_steps.float().mean().item()}
+            metrics = {"accuracy": accuracy.item(), "ponder_steps": ponder_steps.float().mean().item()}
+            if beyond is not None:
+                batch, beyond_sampling = beyond
+                logits, ponder_steps = predict_parity(model, batch.inputs, config.halting_rule, beyond_sampling)
+                metrics["extrapolation_accuracy"] = ((logits > 0) == batch.targets.bool()).float().mean().item()
+                metrics["extrapolation_ponder_steps"] = ponder_steps.float().mean().item()
+            return metrics
 
         return loss_on_fresh_batch, evaluate
 
