@@ -170,6 +170,7 @@ def test_difficulty_summary_reads_a_result_and_its_summary_alike():
     by_difficulty = summary["accuracy_by_difficulty"]
     assert from_summary.accuracy == pytest.approx((by_difficulty["1"] + by_difficulty["2"]) / 2)
     assert from_summary.extrapolation == from_summary.hardest == by_difficulty["3"]
+    assert from_summary.extrapolation_ponder_steps == summary["ponder_steps_by_difficulty"]["3"]
     expected = summary["expected_ponder_steps_by_difficulty"]
     assert (from_summary.easiest_expected, from_summary.hardest_expected) == (expected["1"], expected["2"])
     assert from_summary.expected_change == pytest.approx(abs(expected["2"] - expected["1"]))
@@ -307,8 +308,11 @@ def _difficulty(
     easiest=6.0,
     hardest_expected=4.0,
     trend=-0.9,
+    extrapolation_ponder_steps=4.0,
 ):
-    return DifficultySummary(accuracy, extrapolation, hardest, ponder_steps, expected, easiest, hardest_expected, trend)
+    return DifficultySummary(
+        accuracy, extrapolation, hardest, ponder_steps, expected, easiest, hardest_expected, trend, extrapolation_ponder_steps
+    )
 
 
 def test_prior_table_gives_both_truncations_and_their_closed_forms():

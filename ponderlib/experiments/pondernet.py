@@ -171,6 +171,8 @@ class DifficultySummary:
         hardest_expected: ``E[n]`` at the hardest trained difficulty.
         trend: Pearson's ``r`` between difficulty and ``E[n]`` over the trained difficulties
             (:func:`expected_steps_trend`; its sign: whether ``E[n]`` grows with difficulty).
+        extrapolation_ponder_steps: mean ponder steps executed at inference over the unseen
+            difficulties (Banino et al.: about 5 there, against about 3 on the trained range).
     """
 
     accuracy: float
@@ -181,6 +183,7 @@ class DifficultySummary:
     easiest_expected: float
     hardest_expected: float
     trend: float
+    extrapolation_ponder_steps: float
 
     @property
     def expected_change(self) -> float:
@@ -220,6 +223,7 @@ class DifficultySummary:
             easiest_expected=expected[0],
             hardest_expected=expected[-1],
             trend=pearson_correlation(torch.tensor(list(trained), dtype=torch.float64), torch.tensor(expected, dtype=torch.float64)),
+            extrapolation_ponder_steps=_mean(at("ponder_steps_by_difficulty", unseen)),
         )
 
 
