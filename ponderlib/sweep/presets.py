@@ -446,6 +446,30 @@ PRESETS: dict[str, Preset] = {
         seeds=list(range(5)),
         max_updates=40_000,
     ),
+    "pondernet-parity-no-kl-live": Preset(
+        description=(
+            "pondernet-parity-live's PonderNet at beta = 0 (no KL at all: the reconstruction loss alone), 20 "
+            "seeds, 2,000 training updates. An ablation: with the paper's KL, E[n] fell with difficulty in every "
+            "seed; does it fall without any KL?"
+        ),
+        task="parity",
+        grid={"beta": [0.0]},
+        fixed={**{k: v for k, v in CHAPTER_2_PARITY.items() if k != "beta"}, "method": "pondernet"},
+        seeds=LIVE_SEEDS,
+        max_updates=2_000,
+    ),
+    "pondernet-lambda-16": Preset(
+        description=(
+            "Banino et al. 2021, fig. 2 (robustness to lambda_p), at 16 elements: pondernet-extrapolation-16's "
+            "PonderNet (the paper's KL, the papers' label) at ten values of lambda_p from 0.05 to 0.9, 3 seeds, "
+            "20,000 training updates; accuracy and the learned mean ponder steps against the prior's mean."
+        ),
+        task="parity",
+        grid={"lambda_p": [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]},
+        fixed={**{k: v for k, v in EXTRAPOLATION_16.items() if k != "lambda_p"}, "kl_direction": "paper"},
+        seeds=list(range(3)),
+        max_updates=20_000,
+    ),
     "pondernet-parity-interpolation": Preset(
         description=(
             "Banino et al. 2021, sec. 3.1 (interpolation): PonderNet on 64-element parity, 1 to 64 "
