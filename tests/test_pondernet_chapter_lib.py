@@ -550,3 +550,50 @@ def test_paper_against_this_run_gives_verdicts_from_rates():
     assert "at lambda_p = 0.5 in 20 of 20 seeds, at lambda_p = 0.1 in 16 of 20 seeds |" in lines[7]
     weak = text.paper_against_this_run(measured, tau_rates=[Rate(20, 20), Rate(15, 20)], **arguments)
     assert "indicative only (short budget)" in weak.splitlines()[6]
+
+
+def _extrapolation_record(seed, accuracy, steps, extrapolation_curve):
+    """A record of 4-element parity trained on 1..2: accuracy and ponder steps at difficulties 1..4."""
+    levels = ["1", "2", "3", "4"]
+    return {
+        "config": {"seed": seed, "n_elems": 4, "min_nonzero": 1, "max_nonzero": 2},
+        "accuracy_by_difficulty": dict(zip(levels, accuracy)),
+        "ponder_steps_by_difficulty": dict(zip(levels, steps)),
+        "expected_ponder_steps_by_difficulty": dict(zip(levels, steps)),
+        "curve": {"update": [100, 200, 300], "accuracy": [0.6, 0.9, 1.0], "extrapolation_accuracy": extrapolation_curve},
+    }
+
+
+def test_extrapolation_table_reads_each_seed_and_its_best_moment():
+    runs = [
+        _extrapolation_record(0, [1.0, 0.9, 0.4, 0.6], [2.0, 4.0, 5.0, 7.0], [0.5, 0.7, 0.5]),
+        _extrapolation_record(1, [1.0, 1.0, 0.2, 0.2], [3.0, 3.0, 1.0, 1.0], [0.6, 0.6, 0.2]),
+    ]
+    curve = pondernet_experiments.ExtrapolationCurve.of(runs[0])
+    assert curve.best == (0.7, 200)
+    assert pondernet_experiments.ExtrapolationCurve.of(runs[1]).best == (0.6, 100)  # the first time it is reached
+    lines = text.extrapolation_table({"PonderNet": runs}).splitlines()
+    assert lines[0] == (
+        "| model | seed | accuracy, 1..2 | accuracy, 3..4 | best on 3..4 (update) | steps, 1..2 | steps, 3..4 |"
+    )
+    # Seed 0: (1.0 + 0.9) / 2 = 0.95 on 1..2, (0.4 + 0.6) / 2 = 0.5 beyond; steps 3 inside, 6 beyond.
+    assert lines[2] == "| PonderNet | 0 | 0.950 | 0.500 | 0.700 (200) | 3.00 | 6.00 |"
+    assert lines[3] == "| PonderNet | 1 | 1.000 | 0.200 | 0.600 (100) | 3.00 | 1.00 |"
+    assert lines[4] == "| **PonderNet: mean** |  | **0.975** | **0.350** | **0.650** | **3.00** | **3.50** |"
+    with pytest.raises(ValueError, match="extrapolation_accuracy"):
+        pondernet_experiments.ExtrapolationCurve.of({**runs[0], "curve": {"update": [1], "accuracy": [0.5]}})
+    with pytest.raises(ValueError, match="at least one run"):
+        text.extrapolation_table({"PonderNet": []})
+
+
+def test_extrapolation_curves_draw_a_panel_per_group():
+    runs = [_extrapolation_record(seed, [1.0, 0.9, 0.4, 0.6], [2.0, 4.0, 5.0, 7.0], [0.5, 0.7, 0.5]) for seed in range(2)]
+    figure = plots.plot_extrapolation_curves({"PonderNet": runs, "ACT": runs[:1]}, {"PonderNet": "pondernet", "ACT": "act"},
+                                             title="extrapolation")
+    panels = [ax for ax in figure.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == ["PonderNet (2 seeds)", "ACT (1 seed)"]
+    # Two thin lines per seed, the mean, and the two legend entries (no data).
+    assert len(panels[0].lines) == 2 * 2 + 1 + 2 + 1  # and the line at chance
+    plt.close(figure)
+    with pytest.raises(ValueError, match="missing 'ACT'"):
+        plots.plot_extrapolation_curves({"ACT": runs}, {}, title="")

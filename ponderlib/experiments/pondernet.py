@@ -1,6 +1,6 @@
 """What chapter 2 computes about PonderNet on parity: the compute real halting saves, every ponder step's
-own accuracy, and the numbers a run's summary gives against difficulty (:class:`DifficultySummary`, for
-live runs and evidence alike)."""
+own accuracy, the numbers a run's summary gives against difficulty (:class:`DifficultySummary`, for
+live runs and evidence alike) and its learning curve beyond the trained range (:class:`ExtrapolationCurve`)."""
 
 from __future__ import annotations
 
@@ -225,6 +225,42 @@ class DifficultySummary:
             trend=pearson_correlation(torch.tensor(list(trained), dtype=torch.float64), torch.tensor(expected, dtype=torch.float64)),
             extrapolation_ponder_steps=_mean(at("ponder_steps_by_difficulty", unseen)),
         )
+
+
+@dataclass(frozen=True)
+class ExtrapolationCurve:
+    """A parity run's learning curve inside and beyond its training range, from its summary's ``curve``
+    (recorded by runs trained on ``1..max_nonzero < n_elems`` entries, see
+    :func:`~ponderlib.tasks.parity.extrapolation_held_out`).
+
+    Attributes:
+        updates: training updates done at each evaluation.
+        accuracy: held-out accuracy on the trained range at each evaluation.
+        extrapolation: held-out accuracy beyond it at each evaluation.
+    """
+
+    updates: list[int]
+    accuracy: list[float]
+    extrapolation: list[float]
+
+    @classmethod
+    def of(cls, run: ParityResult | Mapping[str, Any]) -> ExtrapolationCurve:
+        """From a trained result or its summary (a record of the evidence).
+
+        Raises:
+            ValueError: the run's curve has no extrapolation accuracy (a run trained on every
+                difficulty, or recorded before runs scored it during training).
+        """
+        curve = run_summary(run).get("curve") or {}
+        if not curve.get("extrapolation_accuracy"):
+            raise ValueError("run's curve must record extrapolation_accuracy (a run trained on 1..max_nonzero < n_elems)")
+        return cls(list(curve["update"]), list(curve["accuracy"]), list(curve["extrapolation_accuracy"]))
+
+    @property
+    def best(self) -> tuple[float, int]:
+        """The highest extrapolation accuracy at any evaluation, and the update where it was first reached."""
+        index = max(range(len(self.extrapolation)), key=lambda i: (self.extrapolation[i], -i))
+        return self.extrapolation[index], self.updates[index]
 
 
 _BY_DIFFICULTY = ("accuracy_by_difficulty", "ponder_steps_by_difficulty", "expected_ponder_steps_by_difficulty")

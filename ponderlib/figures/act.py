@@ -30,34 +30,6 @@ def _signed(r: float) -> str:
     return "undefined" if math.isnan(r) else f"{r:+.2f}"
 
 
-def _grid(panels: int, height: float, sharey: bool = False):
-    """A figure of ``panels`` axes, two in a row at most, :data:`~ponderlib.figures.style.MAX_WIDTH` wide
-    when two. Returns the figure, the list of axes and the empty place left in the last row (its axes
-    turned off), or None."""
-    columns = min(panels, 2)
-    rows = math.ceil(panels / columns)
-    width = style.MAX_WIDTH if columns == 2 else 0.8 * style.MAX_WIDTH
-    fig, axes = plt.subplots(rows, columns, figsize=(width, height * rows), sharey=sharey, squeeze=False)
-    flat = list(axes.flat)
-    for ax in flat[panels:]:
-        ax.axis("off")
-    return fig, flat[:panels], (flat[panels] if len(flat) > panels else None)
-
-
-def _legend(fig, axes, empty, ncol: int) -> None:
-    """The panels' legend, in the empty place of the grid when there is one, else under the panels."""
-    if empty is None:
-        style.legend_below(fig, ncol=ncol)
-        return
-    handles, labels = [], []
-    for ax in axes:
-        for handle, text in zip(*ax.get_legend_handles_labels()):
-            if text not in labels:
-                handles.append(handle)
-                labels.append(text)
-    empty.legend(handles, labels, loc="center", frameon=False)
-
-
 @style.book_figure
 def plot_halting_sum(
     halting_units: Sequence[Sequence[float]], eps: float, labels: Sequence[str] | None = None
@@ -75,7 +47,7 @@ def plot_halting_sum(
     under the panels).
     """
     rows = [[float(h) for h in row] for row in halting_units]
-    fig, axes, empty = _grid(len(rows), 3.0 if len(rows) > 1 else 4.3)
+    fig, axes, empty = style.panel_grid(len(rows), 3.0 if len(rows) > 1 else 4.3)
     color = style.color("act")
     for b, (ax, row) in enumerate(zip(axes, rows)):
         steps = list(range(1, len(row) + 1))
@@ -113,7 +85,7 @@ def plot_halting_sum(
     for ax in axes[:: min(len(axes), 2)]:
         ax.set_ylabel("$h_n$ and running sum")
     fig.suptitle(r"ACT halts where the running sum of $h_n$ reaches $1 - \epsilon$")
-    _legend(fig, axes, empty, ncol=2)
+    style.grid_legend(fig, axes, empty, ncol=2)
     return fig
 
 
@@ -432,7 +404,7 @@ def plot_ponder_by_difficulty_per_tau(evidence) -> Figure:
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
     """
-    fig, axes, empty = _grid(len(evidence.taus), 2.3, sharey=True)
+    fig, axes, empty = style.panel_grid(len(evidence.taus), 2.3, sharey=True)
     slopes = evidence.slope
     top = float(evidence.by_difficulty.max()) * 1.08
     for i, (ax, tau) in enumerate(zip(axes, evidence.taus)):
@@ -447,6 +419,6 @@ def plot_ponder_by_difficulty_per_tau(evidence) -> Figure:
             ax.set_ylabel("mean $N(t)$")
         if i < len(axes) - 2:
             ax.set_xlabel("")
-    _legend(fig, axes, empty, ncol=3)
+    style.grid_legend(fig, axes, empty, ncol=3)
     fig.suptitle("Ponder time against the number of non-zero entries, per $\\tau$")
     return fig

@@ -399,3 +399,45 @@ def plot_seeds_by_difficulty(
     style.legend_below(fig, ncol=1)
     fig.suptitle(title or "Accuracy and ponder steps against difficulty, every seed")
     return fig
+
+
+@style.book_figure
+def plot_extrapolation_curves(groups: Mapping[str, Sequence[object]], methods: Mapping[str, str], title: str) -> Figure:
+    """Held-out accuracy during training, beyond the trained range (solid) and inside it (dotted): one
+    panel per group, each seed a thin line in its own shade of the method's colour, the mean beyond
+    the range thick.
+
+    Args:
+        groups: a label -> its runs, one per seed, each recording an
+            :class:`~ponderlib.experiments.pondernet.ExtrapolationCurve` (records of the evidence or
+            trained results).
+        methods: label -> the method of those runs (``"act"`` or ``"pondernet"``), for the colour.
+        title: what the runs are.
+    """
+    from ponderlib.experiments.pondernet import ExtrapolationCurve
+
+    missing = [label for label in groups if label not in methods]
+    if missing:
+        raise ValueError(f"methods must name the method of every label, missing {missing[0]!r}")
+    fig, axes, empty = style.panel_grid(len(groups), 2.6, sharey=True)
+    for ax, (label, runs) in zip(axes, groups.items()):
+        curves = [ExtrapolationCurve.of(run) for run in runs]
+        shades = style.seed_colors(methods[label], len(curves))
+        for shade, curve in zip(shades, curves):
+            ax.plot(curve.updates, curve.extrapolation, "-", color=shade, lw=0.8, alpha=0.8)
+            ax.plot(curve.updates, curve.accuracy, ":", color=shade, lw=0.8, alpha=0.8)
+        updates = curves[0].updates
+        if all(curve.updates == updates for curve in curves):
+            mean = [sum(values) / len(values) for values in zip(*(curve.extrapolation for curve in curves))]
+            ax.plot(updates, mean, "-", color=style.color(methods[label]), lw=2.2, label="beyond the trained range, mean")
+        ax.plot([], [], ":", color="#555555", lw=0.8, label="inside the trained range, each seed")
+        ax.plot([], [], "-", color="#555555", lw=0.8, label="beyond it, each seed")
+        ax.axhline(0.5, color="#999999", lw=0.8)
+        ax.set_title(f"{label} ({len(curves)} seed{'s' if len(curves) != 1 else ''})")
+        ax.set_ylim(0.0, 1.02)
+        ax.set_xlabel("training updates")
+    for ax in axes[:: min(len(axes), 2)]:
+        ax.set_ylabel("held-out accuracy")
+    fig.suptitle(title)
+    style.grid_legend(fig, axes, empty, ncol=3)
+    return fig

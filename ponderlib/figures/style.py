@@ -165,3 +165,35 @@ def finish(fig, title: str = "", ncol: int = 2):
     if title:
         fig.suptitle(title)
     return fig
+
+
+def panel_grid(panels: int, height: float, sharey: bool = False):
+    """A figure of ``panels`` axes, two in a row at most, :data:`MAX_WIDTH` wide
+    when two. Returns the figure, the list of axes and the empty place left in the last row (its axes
+    turned off), or None."""
+    import math
+
+    import matplotlib.pyplot as plt
+
+    columns = min(panels, 2)
+    rows = math.ceil(panels / columns)
+    width = MAX_WIDTH if columns == 2 else 0.8 * MAX_WIDTH
+    fig, axes = plt.subplots(rows, columns, figsize=(width, height * rows), sharey=sharey, squeeze=False)
+    flat = list(axes.flat)
+    for ax in flat[panels:]:
+        ax.axis("off")
+    return fig, flat[:panels], (flat[panels] if len(flat) > panels else None)
+
+
+def grid_legend(fig, axes, empty, ncol: int) -> None:
+    """The panels' legend, in the empty place of the grid when there is one, else under the panels."""
+    if empty is None:
+        legend_below(fig, ncol=ncol)
+        return
+    handles, labels = [], []
+    for ax in axes:
+        for handle, text in zip(*ax.get_legend_handles_labels()):
+            if text not in labels:
+                handles.append(handle)
+                labels.append(text)
+    empty.legend(handles, labels, loc="center", frameon=False)

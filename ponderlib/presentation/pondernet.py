@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 import torch
 
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean, mean_of
-from ponderlib.experiments.pondernet import DifficultySummary, InferenceCompute, StepAccuracy
+from ponderlib.experiments.pondernet import DifficultySummary, ExtrapolationCurve, InferenceCompute, StepAccuracy
+from ponderlib.core.engine import run_summary
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
 from ponderlib.presentation.tables import markdown_table
 from ponderlib.sweep.evidence import Rate
@@ -789,4 +790,37 @@ def paper_against_this_run(
     ]
     return markdown_table(
         ["claim (paper)", "paper's setting", "paper's number", "the evidence, 20 seeds (mean, range)", "verdict"], rows
+    )
+
+
+def extrapolation_table(groups: Mapping[str, Sequence[object]]) -> str:
+    """Every run of an extrapolation evidence set, a row per seed and a mean row per group: accuracy on the
+    trained range and beyond it after training, the best accuracy beyond it at any evaluation during
+    training (and when), and the mean ponder steps executed at inference on each range.
+
+    Args:
+        groups: a label (a model, a setting) -> its runs, one per seed: records of the evidence or
+            trained results, each trained on ``1..k < n_elems`` non-zero entries and recording its
+            :class:`~ponderlib.experiments.pondernet.ExtrapolationCurve`.
+    """
+    rows = []
+    for label, runs in groups.items():
+        if not runs:
+            raise ValueError(f"groups must hold at least one run per label, {label!r} has none")
+        measured = [(run_summary(run), DifficultySummary.of(run), ExtrapolationCurve.of(run)) for run in runs]
+        for summary, m, curve in measured:
+            best, at = curve.best
+            rows.append([label, summary["config"]["seed"], f"{m.accuracy:.3f}", f"{m.extrapolation:.3f}",
+                         f"{best:.3f} ({at:,})", f"{m.ponder_steps:.2f}", f"{m.extrapolation_ponder_steps:.2f}"])
+        means = [_mean([getattr(m, key) for _, m, _ in measured]) for key in
+                 ("accuracy", "extrapolation", "ponder_steps", "extrapolation_ponder_steps")]
+        best_mean = _mean([curve.best[0] for _, _, curve in measured])
+        rows.append([f"**{label}: mean**", "", f"**{means[0]:.3f}**", f"**{means[1]:.3f}**", f"**{best_mean:.3f}**",
+                     f"**{means[2]:.2f}**", f"**{means[3]:.2f}**"])
+    config = run_summary(next(iter(groups.values()))[0])["config"]
+    k, n = config["max_nonzero"], config["n_elems"]
+    return markdown_table(
+        ["model", "seed", f"accuracy, 1..{k}", f"accuracy, {k + 1}..{n}", f"best on {k + 1}..{n} (update)",
+         f"steps, 1..{k}", f"steps, {k + 1}..{n}"],
+        rows, align="lrrrrrr",
     )
