@@ -434,15 +434,27 @@ PRESETS: dict[str, Preset] = {
         seeds=list(range(5)),
         max_updates=40_000,
     ),
+    "pondernet-extrapolation-16-tanh": Preset(
+        description=(
+            "pondernet-extrapolation-16 with the paper's cell, a simple RNN of 128 tanh units, in place of the "
+            "GRU: both KLs, the papers' label, 5 seeds, 40,000 training updates."
+        ),
+        task="parity",
+        grid={"kl_direction": ["paper", "reverse"]},
+        fixed={**EXTRAPOLATION_16, "cell": "tanh", "label": "ones"},
+        seeds=list(range(5)),
+        max_updates=40_000,
+    ),
     "act-extrapolation-16": Preset(
         description=(
             "pondernet-extrapolation-16 with ACT in place of PonderNet (b_h = 1, eps 0.01, at most 20 ponder "
-            "steps), at tau = 1e-4, 1e-3, 1e-2, 1e-1 and at 0.00223, the price of PonderNet's ponder step there "
-            "(beta * -log(1 - lambda_p)); the papers' label (+1 entries), 5 seeds, 40,000 training updates."
+            "steps), the book's GRU and the paper's tanh cell, at tau = 0, 2e-4 and 2e-2 (the ends of the "
+            "paper's grid, [2e-4, 2e-2] and 0) and at 0.00223, the price of PonderNet's ponder step there "
+            "(beta * -log(1 - lambda_p)); the papers' label, 5 seeds, 40,000 training updates."
         ),
         task="parity",
-        grid={"tau": [1e-4, 1e-3, PRICED_TAU, 1e-2, 1e-1]},
-        fixed={**{k: v for k, v in EXTRAPOLATION_16.items() if k not in ("beta", "lambda_p")}, "method": "act"},
+        grid={"cell": ["gru", "tanh"], "tau": [0.0, 2e-4, PRICED_TAU, 2e-2]},
+        fixed={**{k: v for k, v in EXTRAPOLATION_16.items() if k not in ("beta", "lambda_p", "cell")}, "method": "act"},
         seeds=list(range(5)),
         max_updates=40_000,
     ),
