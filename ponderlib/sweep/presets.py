@@ -470,6 +470,18 @@ PRESETS: dict[str, Preset] = {
         seeds=LIVE_SEEDS,
         max_updates=2_000,
     ),
+    "pondernet-parity-median-live": Preset(
+        description=(
+            "pondernet-parity-live's PonderNet (both KLs) halting at inference by the median of p_n instead of "
+            "a sample, 20 seeds, 2,000 training updates: the same training as there (the halting rule only "
+            "changes the scoring), for exercise 3 of chapter 2."
+        ),
+        task="parity",
+        grid={"kl_direction": ["paper", "reverse"]},
+        fixed={**CHAPTER_2_PARITY, "method": "pondernet", "halting_rule": "median"},
+        seeds=LIVE_SEEDS,
+        max_updates=2_000,
+    ),
     "pondernet-lambda-16": Preset(
         description=(
             "Banino et al. 2021, fig. 2 (robustness to lambda_p), at 16 elements: pondernet-extrapolation-16's "
