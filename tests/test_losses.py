@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from ponderlib.mechanisms.halting import geometric_prior, pondernet_halting, pondernet_log_halting
-from ponderlib.mechanisms.losses import PonderNetLoss, act_loss, kl_to_geometric, pondernet_loss, reconstruction_loss
+from ponderlib.mechanisms.losses import (
+    PonderNetLoss,
+    act_loss,
+    kl_to_geometric,
+    pondernet_loss,
+    reconstruction_loss,
+    step_price,
+)
 
 
 def brute_force_kl(p: list[float], q: list[float]) -> float:
@@ -141,3 +148,23 @@ class TestACTLoss:
     def test_bad_tau(self, tau):
         with pytest.raises(ValueError, match="tau must be a finite number >= 0"):
             act_loss(torch.tensor(0.5), torch.tensor([2.0]), tau=tau)
+
+
+def test_step_price_by_hand_and_as_the_kl_charges_it():
+    # beta * -log(1 - lambda_p): 0.01 * 0.22314 at lambda_p = 0.2; 0.01 * 0.35667 at 0.3 (chapter 2's live prior).
+    assert step_price(0.2, 0.01) == pytest.approx(0.0022314, abs=1e-7)
+    assert step_price(0.3, 0.01) == pytest.approx(0.0035667, abs=1e-7)
+    assert step_price(0.5, 0.0) == 0.0
+    # A network certain to halt at step n has no entropy: KL(p || p_G) = -log p_G(n), and one step later
+    # costs exactly the price more, whichever n, with the normalised prior.
+    for n in (1, 4, 9):
+        here, later = torch.zeros(1, 12), torch.zeros(1, 12)
+        here[0, n - 1], later[0, n] = 1.0, 1.0
+        extra = kl_to_geometric(later.double(), 0.2, "paper") - kl_to_geometric(here.double(), 0.2, "paper")
+        assert 0.01 * extra.item() == pytest.approx(step_price(0.2, 0.01), rel=1e-6)
+    with pytest.raises(ValueError, match=r"lambda_p must be in \(0, 1\) for a finite price"):
+        step_price(1.0, 0.01)
+    with pytest.raises(ValueError, match=r"lambda_p must be in \(0, 1\]"):
+        step_price(0.0, 0.01)
+    with pytest.raises(ValueError, match="beta"):
+        step_price(0.2, -0.1)

@@ -29,6 +29,8 @@ has ``p_n = 0`` on the steps it skipped, which add ``0 log 0 = 0``; the reverse 
 
 from __future__ import annotations
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -47,6 +49,23 @@ KL_DIRECTIONS = ("paper", "reverse")
 """``"paper"``: ``KL(p || p_G)`` as Banino et al. write it. ``"reverse"``: ``KL(p_G || p)``."""
 
 _TINY = 1e-12
+
+
+def step_price(lambda_p: float, beta: float) -> float:
+    """What PonderNet's loss charges for one more expected ponder step, ``beta * -log(1 - lambda_p)``:
+    the slope in ``E[n]`` of ``beta * KL(p || p_G)`` with the entropy of ``p`` held fixed (the middle term
+    of the chapter's eq. kl-decomposed). ACT charges ``tau`` per step of its ponder cost, so this is the
+    ``tau`` that prices a step as PonderNet does: 0.00223 at ``lambda_p = 0.2, beta = 0.01``.
+
+    Raises:
+        ValueError: ``lambda_p`` outside (0, 1) (at 1 a step beyond the first costs without bound),
+            or ``beta`` negative.
+    """
+    check_lambda_p(lambda_p)
+    if lambda_p == 1.0:
+        raise ValueError("lambda_p must be in (0, 1) for a finite price per step, got 1.0")
+    check_non_negative("beta", beta)
+    return -beta * math.log1p(-lambda_p)
 
 
 class ACTLoss:

@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 
 import torch
 
+from ponderlib.core.engine import run_summary
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import DifficultySummary, ExtrapolationCurve, InferenceCompute, StepAccuracy
-from ponderlib.core.engine import run_summary
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
 from ponderlib.presentation.tables import markdown_table
 from ponderlib.sweep.evidence import Rate

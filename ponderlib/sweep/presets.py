@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ponderlib.core.engine import TrainConfig
+from ponderlib.mechanisms.losses import step_price
 from ponderlib.sweep.spec import SweepSpec
 from ponderlib.tasks.registry import get_task
 
@@ -164,9 +165,10 @@ at most 20 ponder steps; Adam at 1e-3 instead of the paper's 3e-4 (a probe, seed
 accuracy was 0.58 after 6,000 updates, at 1e-3 0.997 after 5,000); the whole budget trained, held-out
 accuracy in and beyond the trained range every 2,000 updates."""
 
-PRICED_TAU = round(0.01 * -math.log(1 - 0.2), 5)
-"""ACT's time penalty priced like PonderNet's ponder step at beta 0.01 and lambda_p 0.2: the KL to a
-geometric prior charges ``beta * -log(1 - lambda_p)`` = 0.00223 nats per step survived."""
+PRICED_TAU = round(step_price(EXTRAPOLATION_16["lambda_p"], EXTRAPOLATION_16["beta"]), 5)
+"""ACT's time penalty priced like PonderNet's ponder step in :data:`EXTRAPOLATION_16` (beta 0.01, lambda_p
+0.2): the KL to a geometric prior charges ``beta * -log(1 - lambda_p)`` = 0.00223 nats per expected step
+(:func:`~ponderlib.mechanisms.losses.step_price`)."""
 
 LIVE_SEEDS = list(range(20))
 """A chapter's live setting is run over these seeds: a claim it asserts holds in at least 19 of them."""
