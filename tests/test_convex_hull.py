@@ -12,9 +12,10 @@ from cli_runner import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ponderlib.mechanisms.pointer import DecoderOutput
+from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, beam_search, greedy_decode
 from ponderlib.tasks.convex_hull import (
     HullConfig,
+    evaluate_hull,
     hull_batch,
     hull_batch_from_points,
     hull_loss,
@@ -22,6 +23,7 @@ from ponderlib.tasks.convex_hull import (
     hull_order,
     next_vertex,
     polygon_area,
+    same_polygon,
     train_hull,
 )
 
@@ -128,9 +130,76 @@ def test_metrics_on_fixed_outputs():
     ])
     metrics = hull_metrics(outputs, batch)
     assert metrics.accuracy == 0.25
+    assert metrics.polygon_accuracy == 0.5  # the right sequence and its rotation
     assert metrics.invalid == 0.25
     assert metrics.area_coverage == pytest.approx((1.0 + 1.0 + 0.5) / 3)
     assert polygon_area(SQUARE_WITH_INSIDE[[1, 2]]) is None  # two vertices: not a polygon
+
+
+def test_polygon_equality_by_hand():
+    # The square's corners 1 (1,0), 2 (1,1), 3 (0,1), 4 (0,0) counter-clockwise; 0 is inside; the end is 5.
+    batch = hull_batch_from_points([SQUARE_WITH_INSIDE] * 8)
+    outputs = torch.tensor([
+        [1, 2, 3, 4, 5, -1],  # the target itself
+        [3, 4, 1, 2, 5, -1],  # the same cycle from (0,1): the same polygon, not the same sequence
+        [4, 1, 2, 3, 5, -1],  # and from (0,0)
+        [1, 4, 3, 2, 5, -1],  # clockwise: the same vertices, the other orientation
+        [2, 1, 4, 3, 5, -1],  # clockwise from another start
+        [1, 2, 3, 5, -1, -1],  # a vertex missing: a triangle
+        [1, 2, 3, 4, 0, 5],  # an extra point (the inside one)
+        [1, 3, 2, 4, 5, -1],  # the four corners out of order (a bow tie)
+    ])
+    assert same_polygon(outputs, batch).tolist() == [True, True, True, False, False, False, False, False]
+    metrics = hull_metrics(outputs, batch)
+    assert (metrics.accuracy, metrics.polygon_accuracy) == (1 / 8, 3 / 8)
+    # Read as area coverage reads an output: its vertices in order, whatever the end and the -1 padding.
+    unended = torch.tensor([[2, 3, 4, 1], [2, 3, 4, -1]])
+    assert same_polygon(unended, hull_batch_from_points([SQUARE_WITH_INSIDE] * 2)).tolist() == [True, False]
+    triangle = hull_batch_from_points([SQUARE_WITH_INSIDE[1:4]], pad_to=5)  # vertices 0, 1, 2; the end is 5
+    assert same_polygon(torch.tensor([[1, 2, 0, 5, -1, -1, -1]]), triangle).tolist() == [True]
+    assert same_polygon(torch.tensor([[1, 0, 2, 5]]), triangle).tolist() == [False]
+
+
+def hull_model(seed: int = 0) -> PointerNetwork:
+    torch.manual_seed(seed)
+    return PointerNetwork("pointer", 16, 8, True, 8, input_size=2, end_pointer=True).eval()
+
+
+def test_beam_width_one_is_greedy_and_a_beam_of_3_scores_no_lower_here():
+    batch = hull_batch(48, 5, 8, generator=torch.Generator().manual_seed(2))
+    model = hull_model(1)
+    assert evaluate_hull(model, batch, beam_width=1) == evaluate_hull(model, batch)
+    beam, log_p = beam_search(model, batch.points, batch.lengths, beam_width=1)
+    assert torch.equal(beam, greedy_decode(model, batch.points, batch.lengths).pointers)
+    _, beam_log_p = beam_search(model, batch.points, batch.lengths, beam_width=3)
+    assert bool((beam_log_p >= log_p - 1e-5).all())  # on this batch; not a theorem (see beam_search)
+    beam_metrics = evaluate_hull(model, batch, beam_width=3)
+    assert 0.0 <= beam_metrics.polygon_accuracy <= 1.0 and beam_metrics.accuracy <= beam_metrics.polygon_accuracy
+    with pytest.raises(ValueError, match="beam_width must be an integer >= 1, got 0"):
+        evaluate_hull(model, batch, beam_width=0)
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [({"lr_decay": 0.0}, r"lr_decay must be in \(0, 1\], got 0.0"),
+     ({"lr_decay": 1.5}, r"lr_decay must be in \(0, 1\], got 1.5"),
+     ({"lr_decay": float("nan")}, r"lr_decay must be in \(0, 1\], got nan"),
+     ({"beam_width": 0}, "beam_width must be an integer >= 1, got 0"),
+     ({"beam_width": 2.0}, "beam_width must be an integer >= 1, got 2.0")],
+)
+def test_bad_schedule_and_beam(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        HullConfig(**overrides).validate()
+
+
+def test_beam_and_decay_reach_the_run():
+    settings = dict(max_updates=2, eval_every=2, eval_size=16, test_size=8, min_points=4, max_points=5,
+                    test_max_points=6, hidden=8, attention_dim=8, batch_size=8, progress=False, seed=2)
+    greedy, beam = train_hull(**settings), train_hull(**settings, beam_width=3, lr_decay=0.5)
+    assert greedy.summary()["config"]["beam_width"] == 1 and beam.summary()["config"]["lr_decay"] == 0.5
+    assert set(beam.summary()["polygon_accuracy"]) == {"4", "5", "6"}
+    assert beam.history.loss[0] == greedy.history.loss[0]  # the first two updates: lr, then lr * 0.5 ** 0.001
+    assert "polygon_accuracy" in greedy.history.metrics
 
 
 def test_short_training_run_and_config_checks():

@@ -252,8 +252,57 @@ def test_end_pointer_outputs_end_once_and_never_repeat_a_position(decoder, seed,
         assert real[-1] == 8 and real.count(8) == 1  # ends exactly once, at its last real step
         assert len(set(real)) == len(real) and all(j < lengths[row] for j in real[:-1])
         assert torch.all(output.pointers[row, len(real):] == -1)
-    with pytest.raises(ValueError, match="end_pointer must be False"):
-        beam_search(model, inputs, lengths)
+    beam, _ = beam_search(model, inputs, lengths, beam_width=3)
+    for row in range(B):
+        real = [j for j in beam[row].tolist() if j >= 0]
+        assert real[-1] == 8 and real.count(8) == 1
+        assert len(set(real)) == len(real) and all(j < lengths[row] for j in real[:-1])
+        assert torch.all(beam[row, len(real):] == -1)
+
+
+def sequence_log_prob(model: PointerNetwork, inputs: torch.Tensor, lengths: torch.Tensor,
+                      pointers: torch.Tensor) -> torch.Tensor:
+    """``log p`` of whole outputs ``pointers (B, T)`` (-1 after the end), the decoder fed each output
+    (teacher forcing): ``(B,)``, the sum over real steps of ``log p(C_i = pointers[:, i])``."""
+    def teacher(available):  # the first wanted position still available
+        open_ = available.gather(1, pointers.clamp(min=0)) & (pointers >= 0)
+        return pointers.gather(1, open_.int().argmax(dim=1, keepdim=True)).squeeze(1)
+
+    output = model(inputs, lengths, teacher, teacher_forcing=1.0)
+    assert torch.equal(output.pointers, pointers[:, : output.pointers.shape[1]])
+    step_log_p = output.log_probs.gather(2, output.pointers.clamp(min=0).unsqueeze(-1)).squeeze(-1)  # (B, T)
+    return torch.where(output.pointers >= 0, step_log_p, 0.0).sum(dim=1)
+
+
+@pytest.mark.parametrize("decoder", DECODERS)
+@torch.no_grad()
+def test_end_pointer_beam_of_1_is_greedy_and_a_beam_scores_what_it_returns(decoder):
+    model = end_model(decoder, 2)
+    generator = torch.Generator().manual_seed(5)
+    inputs, lengths = torch.rand(64, 8, 2, generator=generator), torch.randint(3, 9, (64,), generator=generator)
+    greedy = greedy_decode(model, inputs, lengths)
+    greedy_log_p = sequence_log_prob(model, inputs, lengths, greedy.pointers)
+    one, one_log_p = beam_search(model, inputs, lengths, beam_width=1)
+    assert torch.equal(one, greedy.pointers) and torch.allclose(one_log_p, greedy_log_p, atol=1e-5)
+    beam, log_p = beam_search(model, inputs, lengths, beam_width=3)
+    assert torch.allclose(log_p, sequence_log_prob(model, inputs, lengths, beam), atol=1e-5)  # its own score
+    # Not a theorem (a beam can drop the greedy prefix and end below it), but on this batch of every
+    # decoder no beam of 3 ends below greedy decoding, and some end above.
+    assert bool((log_p >= greedy_log_p - 1e-5).all()) and bool((log_p > greedy_log_p + 1e-3).any())
+
+
+@torch.no_grad()
+def test_full_width_beam_finds_the_most_likely_output_with_an_end():
+    model = end_model("pointer", 3)
+    inputs, lengths = torch.tensor([[[0.1, 0.2], [0.8, 0.3], [0.4, 0.9]]]), torch.tensor([3])
+    # Every output: an ordered subset of the 3 points, then the end (index 3): 1 + 3 + 6 + 6 = 16.
+    outputs = [list(p) + [3] for k in range(4) for p in itertools.permutations(range(3), k)]
+    padded = torch.tensor([o + [-1] * (4 - len(o)) for o in outputs])  # (16, 4)
+    scores = sequence_log_prob(model, inputs.expand(16, 3, 2), lengths.expand(16), padded)
+    best = int(scores.argmax())
+    pointers, log_p = beam_search(model, inputs, lengths, beam_width=16)
+    assert [j for j in pointers[0].tolist() if j >= 0] == outputs[best]
+    assert log_p.item() == pytest.approx(scores[best].item(), abs=1e-5)
 
 
 def test_end_pointer_follows_the_teacher():

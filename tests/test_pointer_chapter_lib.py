@@ -111,10 +111,11 @@ def test_hull_example_exact_by_hand():
 
 def test_metric_by_points_one_value_per_run_by_hand(hull_run):
     runs = [
-        SimpleNamespace(by_points={5: HullMetrics(0.5, 0.9, 0.1), 10: HullMetrics(0.25, 0.95, 0.0)}),
-        SimpleNamespace(by_points={5: HullMetrics(0.75, 0.8, 0.2), 10: HullMetrics(0.5, 1.0, 0.05)}),
+        SimpleNamespace(by_points={5: HullMetrics(0.5, 0.9, 0.1, 0.6), 10: HullMetrics(0.25, 0.95, 0.0, 0.25)}),
+        SimpleNamespace(by_points={5: HullMetrics(0.75, 0.8, 0.2, 0.75), 10: HullMetrics(0.5, 1.0, 0.05, 0.55)}),
     ]
     assert experiments.metric_by_points(runs, "accuracy") == {5: [0.5, 0.75], 10: [0.25, 0.5]}
+    assert experiments.metric_by_points(runs, "polygon_accuracy") == {5: [0.6, 0.75], 10: [0.25, 0.55]}
     assert experiments.metric_by_points(runs, "area_coverage") == {5: [0.9, 0.8], 10: [0.95, 1.0]}
     assert experiments.metric_by_points(runs, "invalid") == {5: [0.1, 0.2], 10: [0.0, 0.05]}
     real = experiments.metric_by_points([hull_run], "accuracy")

@@ -87,3 +87,13 @@ def test_empty_arrays_rejected():
         sort_batch_from_arrays([])
     with pytest.raises(ValueError, match="order must be one of"):
         sort_targets(torch.zeros(1, 2), torch.ones(1, 2, dtype=torch.bool), "sideways")
+
+
+@pytest.mark.parametrize("lr_decay", [0, 0.0, -0.5, 1.01, float("nan"), float("inf")])
+def test_lr_decay_must_be_in_0_1(lr_decay):
+    from ponderlib.tasks.sorting import SortConfig
+
+    with pytest.raises(ValueError, match=r"lr_decay must be in \(0, 1\], got"):
+        SortConfig(lr_decay=lr_decay).validate()
+    SortConfig(lr_decay=1).validate()  # an integer 1 is a constant rate, as 1.0 is
+    assert SortConfig(lr_decay=0.96).lr_scheduler(torch.optim.Adam([torch.nn.Parameter(torch.zeros(1))])) is not None

@@ -354,6 +354,22 @@ def test_presets_are_valid_sweeps_listed_in_help(capsys):
     assert status == 0 and all(name in out for name in PRESETS)
 
 
+def test_chapter_3_presets_at_convergence():
+    hull = PRESETS["pointer-hull-256"].config(0, hidden=256)
+    assert (hull.hidden, hull.attention_dim, hull.lr, hull.beam_width) == (256, 256, 1e-3, 3)
+    assert hull.lr_decay < 1 and (hull.min_points, hull.max_points, hull.test_max_points) == (5, 10, 20)
+    assert PRESETS["pointer-hull-256"].runs >= 3 and hull.target_accuracy is None
+    decoders = PRESETS["pointer-sort-decoders-converged"]
+    assert decoders.grid == {"decoder": ["seq2seq", "bahdanau", "luong", "pointer"]}
+    assert decoders.seeds == list(range(5))
+    live = PRESETS["pointer-sort-decoders-live"].config(0, decoder="pointer")
+    converged = decoders.config(0, decoder="pointer")
+    # The live comparison's task and network, trained 100 times longer at a decaying rate.
+    same = ("values", "order", "min_len", "max_len", "hidden", "attention_dim", "batch_size", "lr", "test_size")
+    assert all(getattr(converged, name) == getattr(live, name) for name in same)
+    assert converged.max_updates == 100 * live.max_updates and converged.target_accuracy is None
+
+
 # --- results: appended, resumed, summarized --------------------------------------------------
 
 

@@ -205,3 +205,65 @@ def test_evaluating_switches_to_eval_mode_without_gradients_and_restores_the_mod
     with evaluating(model):
         pass
     assert not model.training
+
+
+# --- the learning rate's schedule (TrainConfig.lr_scheduler, stepped by fit) ---------------------
+
+
+def test_a_decaying_learning_rate_is_its_closed_form_after_k_updates():
+    from ponderlib.core.engine import LR_DECAY_UPDATES, exponential_decay
+
+    weight = torch.nn.Parameter(torch.zeros(3))
+    optimizer = torch.optim.Adam([weight], lr=1e-3)
+    scheduler = exponential_decay(optimizer, 0.5)
+    seen = {}
+    for k in range(2 * LR_DECAY_UPDATES + 1):
+        seen[k] = optimizer.param_groups[0]["lr"]  # the rate training update k + 1 runs at
+        optimizer.step()
+        scheduler.step()
+    # lr_k = lr * lr_decay ** (k / 1000): halved after 1000 updates, quartered after 2000.
+    for k, expected in {0: 1e-3, 1: 1e-3 * 0.5 ** 0.001, 500: 1e-3 / 2**0.5, 1000: 5e-4, 2000: 2.5e-4}.items():
+        assert seen[k] == pytest.approx(expected, rel=1e-12), k
+    assert exponential_decay(optimizer, 1.0) is None  # constant: no scheduler at all
+
+
+def tiny_sort(**overrides):
+    from ponderlib.tasks.sorting import train_sort
+
+    settings = dict(min_len=3, max_len=5, hidden=8, attention_dim=8, batch_size=16, eval_every=3, eval_size=16,
+                    test_size=16, target_accuracy=None, max_updates=9, progress=False, seed=3)
+    return train_sort(**{**settings, **overrides})
+
+
+def test_fit_steps_the_schedule_once_per_training_update(monkeypatch):
+    from ponderlib.tasks.sorting import SortConfig
+
+    optimizers = []
+    original = SortConfig.lr_scheduler
+
+    def recording(self, optimizer):
+        optimizers.append(optimizer)
+        return original(self, optimizer)
+
+    monkeypatch.setattr(SortConfig, "lr_scheduler", recording)
+    tiny_sort(lr=0.01, lr_decay=0.25)
+    assert len(optimizers) == 1
+    assert optimizers[0].param_groups[0]["lr"] == pytest.approx(0.01 * 0.25 ** (9 / 1000), rel=1e-12)
+
+
+def test_lr_decay_1_trains_bit_identically_to_no_schedule(monkeypatch):
+    from ponderlib.core.engine import TrainConfig
+    from ponderlib.tasks.sorting import SortConfig
+
+    constant = tiny_sort(lr_decay=1.0)
+    decaying = tiny_sort(lr_decay=0.5)
+    monkeypatch.setattr(SortConfig, "lr_scheduler", TrainConfig.lr_scheduler)  # the hook disabled
+    before = tiny_sort(lr_decay=1.0)
+    # A scheduler stepped at every update with a factor of exactly 1 changes nothing either.
+    monkeypatch.setattr(SortConfig, "lr_scheduler", lambda self, optimizer: torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda updates: 1.0))
+    stepped = tiny_sort(lr_decay=1.0)
+    for run in (before, stepped):
+        assert run.history.loss == constant.history.loss and run.history.metrics == constant.history.metrics
+        assert all(torch.equal(a, b) for a, b in zip(run.model.parameters(), constant.model.parameters()))
+    assert decaying.history.loss != constant.history.loss

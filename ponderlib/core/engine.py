@@ -32,7 +32,7 @@ from ponderlib.core.device import get_device
 from ponderlib.core.provenance import device_name
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.core.validation import check_int, check_positive, check_sizes
+from ponderlib.core.validation import check_fraction, check_int, check_positive, check_sizes
 
 PROGRESS_VARIABLE = "PONDERLIB_PROGRESS"
 """Environment variable: ``0`` turns off the progress bars of runs that leave ``progress`` unset.
@@ -197,6 +197,13 @@ class TrainConfig:
         """The learning rate used when ``lr`` is None; tasks override it."""
         return 1e-3
 
+    def lr_scheduler(self, optimizer: torch.optim.Optimizer) -> torch.optim.lr_scheduler.LRScheduler | None:
+        """The schedule of ``optimizer``'s learning rate, which :func:`fit` steps once after every
+        training update; None (here, and so in every task that does not override it): the learning rate
+        stays :attr:`learning_rate` throughout. A hook, not a field, so that no task's runs change: a
+        config with a schedule overrides it (:class:`DecayingLRConfig`'s ``lr_decay``)."""
+        return None
+
     def generator(self, stream: str, device: torch.device | str | None = None) -> torch.Generator:
         """The generator of one of :data:`~ponderlib.core.seeds.STREAMS` for this run's ``seed``, on ``device``."""
         return stream_generator(self.seed, stream, device)
@@ -214,6 +221,46 @@ class TrainConfig:
         """The fields that define the run (not where or how verbosely it runs), with the resolved ``lr``."""
         values = {k: v for k, v in asdict(self).items() if k not in ("progress", "device", "threads")}
         return {**values, "lr": self.learning_rate}
+
+
+LR_DECAY_UPDATES = 1000
+"""The training updates over which a decaying learning rate falls by the factor ``lr_decay``."""
+
+
+def exponential_decay(optimizer: torch.optim.Optimizer, lr_decay: float) -> torch.optim.lr_scheduler.LambdaLR | None:
+    """An exponentially decaying learning rate: training update ``k + 1`` (after ``k`` updates) runs at
+
+    ``lr_k = lr * lr_decay ** (k / LR_DECAY_UPDATES)``,
+
+    smoothly (TensorFlow's ``exponential_decay`` without a staircase; the public reproductions of the
+    pointer network's hulls train with Adam at 1e-3 decayed this way), computed from ``k`` each time
+    rather than multiplied up, so it is the closed form to rounding. ``lr_decay = 1`` returns None: no
+    scheduler at all, so a run is bit-identical to one that never had the option. ``lr_decay`` must
+    be in (0, 1] (:class:`DecayingLRConfig` checks it once, in its ``validate``).
+    """
+    if lr_decay == 1.0:
+        return None
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, lambda updates: lr_decay ** (updates / LR_DECAY_UPDATES))
+
+
+@dataclass
+class DecayingLRConfig(TrainConfig):
+    """The training fields every task shares, and a learning rate that decays exponentially
+    (:func:`exponential_decay`), for the tasks whose configs extend this one instead of
+    :class:`TrainConfig` (sorting and convex hulls). ``lr_decay = 1`` (the default) trains at a
+    constant rate, exactly as :class:`TrainConfig` does."""
+
+    lr_decay: float = option(
+        1.0, f"the learning rate's factor every {LR_DECAY_UPDATES:,} training updates, smoothly, in (0, 1] (1: constant)"
+    )
+
+    def validate(self) -> None:
+        check_fraction("lr_decay", self.lr_decay, include_zero=False)
+        super().validate()
+
+    def lr_scheduler(self, optimizer: torch.optim.Optimizer) -> torch.optim.lr_scheduler.LambdaLR | None:
+        """Adam's learning rate times ``lr_decay`` every 1,000 training updates (:func:`exponential_decay`)."""
+        return exponential_decay(optimizer, self.lr_decay)
 
 
 def default(name: str, value):
@@ -333,13 +380,15 @@ def fit(
             updates and at the end.
         config: a validated :class:`TrainConfig` (see :func:`start_run`): its ``learning_rate``,
             ``grad_clip``, ``target_accuracy`` (the target of ``target_metric``), ``max_updates``,
-            ``max_seconds``, ``eval_every`` and ``progress`` are used.
+            ``max_seconds``, ``eval_every`` and ``progress`` are used, and its
+            :meth:`~TrainConfig.lr_scheduler`, stepped after every training update.
 
     ``KeyboardInterrupt`` ends training early; the model keeps its weights and the result has
     ``interrupted=True`` with the history so far.
     """
     target, max_seconds, max_updates = config.target_accuracy, config.max_seconds, config.max_updates
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
+    scheduler = config.lr_scheduler(optimizer)
     history = History()
     start = time.perf_counter()
     update, running_loss, losses_seen = 0, 0.0, 0
@@ -368,6 +417,8 @@ def fit(
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
             optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
             update += 1
             running_loss += loss.item()  # the one sync per training update, for the logged loss
             losses_seen += 1

@@ -78,12 +78,16 @@ def check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
 
 
-def check_fraction(name: str, value: float, include_one: bool = True) -> None:
-    """Raise unless ``value`` is a number in ``[0, 1]`` (``[0, 1)`` when ``include_one`` is False):
-    ``eps`` and ``unroll_tolerance`` in ``[0, 1)``, a teacher-forcing ratio in ``[0, 1]``."""
-    allowed = "[0, 1]" if include_one else "[0, 1)"
+def check_fraction(name: str, value: float, include_one: bool = True, include_zero: bool = True) -> None:
+    """Raise unless ``value`` is a number in ``[0, 1]`` (``[0, 1)`` when ``include_one`` is False,
+    ``(0, 1]`` when ``include_zero`` is False): ``eps`` and ``unroll_tolerance`` in ``[0, 1)``, a
+    teacher-forcing ratio in ``[0, 1]``, a learning rate's decay factor in ``(0, 1]``."""
+    allowed = ("[" if include_zero else "(") + "0, 1" + ("]" if include_one else ")")
     number = not isinstance(value, bool) and isinstance(value, (int, float))
-    if not number or not (0.0 <= value <= 1.0) or (not include_one and value == 1.0):
+    if (
+        not number or not (0.0 <= value <= 1.0)
+        or (not include_one and value == 1.0) or (not include_zero and value == 0.0)
+    ):
         raise ValueError(f"{name} must be in {allowed}, got {value!r}")
 
 

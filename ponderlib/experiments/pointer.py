@@ -22,7 +22,7 @@ from ponderlib.mechanisms.pointer import PointerNetwork, greedy_decode
 from ponderlib.tasks.convex_hull import HullMetrics, HullResult, check_point_counts, hull_batch
 from ponderlib.tasks.sorting import SortResult, check_lengths, evaluate_sort, sort_batch
 
-HULL_METRICS = ("accuracy", "area_coverage", "invalid")
+HULL_METRICS = ("accuracy", "polygon_accuracy", "area_coverage", "invalid")
 """The fields of :class:`~ponderlib.tasks.convex_hull.HullMetrics` that :func:`metric_by_points` reads."""
 
 
@@ -165,8 +165,9 @@ def hull_examples(
 
 def metric_by_points(results: Sequence[HullResult], metric: str) -> dict[int, list[float]]:
     """One metric of :class:`~ponderlib.tasks.convex_hull.HullMetrics` (``"accuracy"``,
-    ``"area_coverage"`` or ``"invalid"``, each a fraction) per point count, one value per run in the
-    order of ``results``: ``{n: [run 1's, run 2's, ...]}``, at the point counts of the first run."""
+    ``"polygon_accuracy"``, ``"area_coverage"`` or ``"invalid"``, each a fraction) per point count, one
+    value per run in the order of ``results``: ``{n: [run 1's, run 2's, ...]}``, at the point counts of
+    the first run."""
     check_choice("metric", metric, HULL_METRICS)
     if len(results) == 0:
         raise ValueError("results must hold at least one run, got none")

@@ -390,50 +390,60 @@ def greedy_decode(model: PointerNetwork, inputs: torch.Tensor, lengths: torch.Te
 def beam_search(
     model: PointerNetwork, inputs: torch.Tensor, lengths: torch.Tensor, beam_width: int = 4
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Beam search over whole output permutations, batched over samples and beams.
+    """Beam search over whole outputs, batched over samples and beams.
 
     Keeps the ``beam_width`` most likely partial outputs ``C_1 .. C_i`` per sample (by
-    ``sum log p``), expanding each by every available position. Beam width 1 is greedy decoding.
-    Permutations only: a model with the end pointer raises ``ValueError``.
+    ``sum log p``), expanding each by every available position. Without the end pointer the outputs
+    are permutations; with it (``model.end_pointer``), ordered subsets of the inputs closed by the end
+    (a convex hull), and a beam that has pointed at the end is finished: it carries on unchanged at
+    no cost, competing with the longer outputs by its total ``log p`` (no length normalisation).
+    Beam width 1 is greedy decoding. Not guaranteed to score above greedy decoding: a beam can drop
+    greedy's prefix for others that end lower.
 
     Returns:
         ``pointers (B, T)`` (-1 at padded steps) and their total ``log p (B,)``.
     """
     ensure_type("model", model, PointerNetwork)
     check_int("beam_width", beam_width, minimum=1)
-    if model.end_pointer:
-        raise ValueError("model.end_pointer must be False for beam_search (it decodes permutations), got True")
     encoded = model.encode(inputs, lengths).repeat_interleave(beam_width)  # tensors (B*K, ...)
-    B, N = inputs.shape[:2]
+    B, width = inputs.shape[0], encoded.mask.shape[1]  # width N' = N (+ 1 with the end pointer)
     K = beam_width
+    end = width - 1 if model.end_pointer else -1  # the end's index (none: -1, never chosen)
     device = inputs.device
     projected_keys = model.attention.project_keys(encoded.states) if model.decoder != "seq2seq" else None
     previous = model.start.expand(B * K, -1)  # (B*K, H)
     state = encoded.initial
-    chosen = torch.zeros(B * K, N, dtype=torch.bool, device=device)  # (B*K, N)
+    chosen = torch.zeros(B * K, width, dtype=torch.bool, device=device)  # (B*K, N')
+    finished = torch.zeros(B * K, dtype=torch.bool, device=device)  # (B*K,)
     scores = torch.full((B, K), float("-inf"), device=device)  # (B, K)
     scores[:, 0] = 0.0  # one live beam at the start, so the K beams do not begin as copies
     history = torch.zeros(B, K, 0, dtype=torch.long, device=device)  # (B, K, i)
-    stay = torch.full((N,), float("-inf"), device=device)
-    stay[0] = 0.0  # a finished sample's only continuation: cost 0, so its beams carry on unchanged
+    stay = torch.full((width,), float("-inf"), device=device)
+    stay[0] = 0.0  # a finished beam's only continuation: cost 0, so it carries on unchanged
     rows = torch.arange(B * K, device=device)
     batch_rows = torch.arange(B, device=device).unsqueeze(1)  # (B, 1)
-    for i in range(N):
-        available = encoded.mask & ~chosen  # (B*K, N)
+    for i in range(width):
+        if not model.end_pointer:
+            finished = i >= encoded.lengths  # (B*K,), the same for all beams of a sample
+        available = encoded.mask & ~chosen  # (B*K, N')
         log_probs, _, (h, c) = model.step(encoded, projected_keys, previous, state, available)
-        finished = (i >= encoded.lengths).unsqueeze(1)  # (B*K, 1)
-        log_probs = torch.where(finished, stay, log_probs)  # (B*K, N)
-        candidates = scores.unsqueeze(-1) + log_probs.view(B, K, N)  # (B, K, N)
-        scores, flat = candidates.view(B, K * N).topk(K, dim=1)  # (B, K)
-        parent, position = flat // N, flat % N  # (B, K) each
+        log_probs = torch.where(finished.unsqueeze(1), stay, log_probs)  # (B*K, N')
+        candidates = scores.unsqueeze(-1) + log_probs.view(B, K, width)  # (B, K, N')
+        scores, flat = candidates.view(B, K * width).topk(K, dim=1)  # (B, K)
+        parent, position = flat // width, flat % width  # (B, K) each
         source = (batch_rows * K + parent).view(-1)  # (B*K,) row each new beam extends
         state = (h[source], c[source])
         chosen = chosen[source].clone()
-        step_valid = ~finished.view(-1)  # (B*K,), same for all beams of a sample
+        step_valid = ~finished[source]  # (B*K,)
         position = position.view(-1)  # (B*K,)
         chosen[rows, position] |= step_valid
         previous = encoded.embedded[rows, position]  # (B*K, H)
         step_pointer = torch.where(step_valid, position, -1).view(B, K, 1)
         history = torch.cat([history[batch_rows, parent], step_pointer], dim=-1)  # (B, K, i + 1)
+        if model.end_pointer:
+            finished = ~step_valid | (position == end)  # (B*K,)
+            # A beam of score -inf (fewer outputs than beams) is never returned: it need not finish.
+            if bool((finished | scores.view(-1).isinf()).all()):  # one sync per decoder step
+                break
     best = scores.argmax(dim=1)  # (B,)
     return history[torch.arange(B, device=device), best], scores.max(dim=1).values

@@ -23,10 +23,13 @@ the points at it, so the right sequence stays unique.
 
 Metrics (the paper's Table 1): **accuracy**, the fraction of outputs whose sequence equals the
 target exactly (the convention above makes the right sequence unique: a rotation or the clockwise
-order counts as wrong), and **area coverage**, the area of the output polygon over the true hull's
-area, averaged over the outputs that are valid polygons (at least 3 vertices, no self-intersection);
-the fraction of invalid outputs is reported beside it (the paper writes FAIL where outputs are not
-polygons).
+order counts as wrong); **polygon accuracy**, the fraction that name the same polygon (the hull's
+vertices in counter-clockwise order from any starting vertex: a rotation counts as right, the
+clockwise order does not), how a public reproduction counts an output right; and **area coverage**,
+the area of the output polygon over the true hull's area, averaged over the outputs that are valid
+polygons (at least 3 vertices, no self-intersection); the fraction of invalid outputs is reported
+beside it (the paper writes FAIL where outputs are not polygons). After training the outputs may
+come from a beam search (``beam_width``) instead of greedy decoding.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from shapely.geometry import Polygon
 
 from ponderlib.core.device import get_device
 from ponderlib.core.engine import (
-    TrainConfig,
+    DecayingLRConfig,
     TrainResult,
     default,
     evaluating,
@@ -50,7 +53,7 @@ from ponderlib.core.engine import (
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import check_int, check_sizes, ensure_tensor, ensure_type
-from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, check_pointers, greedy_decode
+from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, beam_search, check_pointers, greedy_decode
 
 MIN_POINTS = 3
 """A hull needs three points that are not on one line."""
@@ -79,11 +82,13 @@ class HullBatch:
 @dataclass
 class HullMetrics:
     """Table 1's metrics on a set of outputs: exact-sequence accuracy, mean area coverage of the
-    valid outputs, and the fraction of outputs that are not valid polygons."""
+    valid outputs, the fraction of outputs that are not valid polygons, and polygon accuracy (the
+    fraction that name the hull's polygon from any starting vertex, :func:`same_polygon`)."""
 
     accuracy: float
     area_coverage: float
     invalid: float
+    polygon_accuracy: float
 
 
 def as_points(name: str, points: object, dtype: type = np.float64) -> np.ndarray:
@@ -307,9 +312,44 @@ def hull_loss(output: DecoderOutput, targets: torch.Tensor) -> torch.Tensor:
     return nll.sum() / step_valid.sum()
 
 
+def _vertex_cycles(pointers: torch.Tensor, end: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The vertices of outputs ``pointers (B, T)``, their entries below the end ``end`` and not -1,
+    moved to the front in their order, -1 after them: ``(B, T)``, and how many each has, ``(B,)``."""
+    is_vertex = (pointers >= 0) & (pointers < end)  # (B, T)
+    front = torch.sort((~is_vertex).int(), dim=1, stable=True).indices  # (B, T): vertices first, in order
+    vertices = torch.where(is_vertex.gather(1, front), pointers.gather(1, front), -1)  # (B, T)
+    return vertices, is_vertex.sum(dim=1)
+
+
+def same_polygon(pointers: torch.Tensor, batch: HullBatch) -> torch.Tensor:
+    """Whether each output ``pointers (B, T)`` names the true hull's polygon: the hull's vertices in
+    counter-clockwise order, starting at any of them, ``(B,)`` bool.
+
+    An output's polygon is its vertices in order (what :func:`hull_metrics`' area coverage reads:
+    the end and -1 are not vertices). It is the hull's when it has as many vertices and some
+    rotation of them is the target's sequence: ``(2, 3, 4, 1)`` for the target ``(1, 2, 3, 4)``
+    counts, the clockwise ``(1, 4, 3, 2)`` does not, nor a polygon with a vertex missing or added.
+    Checked as :func:`hull_metrics` checks ``pointers``.
+    """
+    ensure_type("batch", batch, HullBatch)
+    end = batch.targets.shape[1] - 1
+    check_pointers(pointers, batch.lengths, end=end)
+    output, output_count = _vertex_cycles(pointers, end)  # (B, T), (B,)
+    target, count = _vertex_cycles(batch.targets, end)  # (B, N + 1), (B,): count >= 3
+    width = max(output.shape[1], target.shape[1])
+    output = torch.nn.functional.pad(output, (0, width - output.shape[1]), value=-1)  # (B, W)
+    target = torch.nn.functional.pad(target, (0, width - target.shape[1]), value=-1)  # (B, W)
+    steps = torch.arange(width, device=pointers.device)  # (W,)
+    # output rotated by every shift s: entry i is output[(i + s) mod count], compared on i < count.
+    rotated = (steps.view(1, 1, -1) + steps.view(1, -1, 1)) % count.view(-1, 1, 1)  # (B, S = W, W)
+    shifted = output.unsqueeze(1).expand(-1, width, -1).gather(2, rotated)  # (B, S, W)
+    agrees = (shifted == target.unsqueeze(1)) | (steps >= count.unsqueeze(1)).unsqueeze(1)  # (B, S, W)
+    return (output_count == count) & agrees.all(dim=2).any(dim=1)
+
+
 def hull_metrics(pointers: torch.Tensor, batch: HullBatch) -> HullMetrics:
-    """Accuracy, area coverage and invalid fraction of output ``pointers (B, T)`` (the end pointer
-    at ``N``, -1 after it) against ``batch``.
+    """Accuracy, polygon accuracy (:func:`same_polygon`), area coverage and invalid fraction of
+    output ``pointers (B, T)`` (the end pointer at ``N``, -1 after it) against ``batch``.
 
     ``TypeError`` unless ``pointers`` is an integer tensor and ``batch`` a :class:`HullBatch`;
     ``ValueError`` naming ``pointers`` for another batch size or a pointer that is none of -1, the
@@ -336,15 +376,21 @@ def hull_metrics(pointers: torch.Tensor, batch: HullBatch) -> HullMetrics:
         accuracy=exact.float().mean().item(),
         area_coverage=float(coverages[valid].mean()) if valid.any() else float("nan"),
         invalid=float(1.0 - valid.mean()),
+        polygon_accuracy=same_polygon(pointers, batch).float().mean().item(),
     )
 
 
-def evaluate_hull(model: PointerNetwork, batch: HullBatch) -> HullMetrics:
-    """Greedy-decoding metrics of ``model`` on ``batch``."""
+def evaluate_hull(model: PointerNetwork, batch: HullBatch, beam_width: int = 1) -> HullMetrics:
+    """Metrics of ``model`` on ``batch``, decoding greedily (``beam_width=1``) or with a beam search
+    of ``beam_width`` beams (:func:`~ponderlib.mechanisms.pointer.beam_search`)."""
     ensure_type("model", model, PointerNetwork)
     ensure_type("batch", batch, HullBatch)
+    check_int("beam_width", beam_width, minimum=1)
     with evaluating(model):
-        pointers = greedy_decode(model, batch.points, batch.lengths).pointers
+        if beam_width == 1:
+            pointers = greedy_decode(model, batch.points, batch.lengths).pointers
+        else:
+            pointers, _ = beam_search(model, batch.points, batch.lengths, beam_width)
     return hull_metrics(pointers, batch)
 
 
@@ -355,15 +401,17 @@ def hull_metrics_by_points(
     samples: int,
     seed: int,
     device: torch.device | str | None = None,
+    beam_width: int = 1,
 ) -> dict[int, HullMetrics]:
     """Metrics on fresh sets of exactly ``n`` points for each ``n`` in ``point_counts``, drawn from the
-    ``"test"`` stream of the run seeded with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`)."""
+    ``"test"`` stream of the run seeded with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`),
+    decoded greedily or with ``beam_width`` beams (:func:`evaluate_hull`)."""
     generator = stream_generator(seed, "test", device)
-    return {n: evaluate_hull(model, hull_batch(samples, n, n, generator=generator)) for n in point_counts}
+    return {n: evaluate_hull(model, hull_batch(samples, n, n, generator=generator), beam_width) for n in point_counts}
 
 
 @dataclass
-class HullConfig(TrainConfig):
+class HullConfig(DecayingLRConfig):
     """Everything that defines a convex hull run. The defaults train on 5 to 10 points on a 2-core CPU."""
 
     eval_size: int = default("eval_size", 512)
@@ -375,6 +423,7 @@ class HullConfig(TrainConfig):
     hidden: int = option(64, "LSTM size")
     attention_dim: int = option(64, "size of v in the additive score")
     bidirectional: bool = option(True, "bidirectional encoder")
+    beam_width: int = option(1, "beams in the test after training (1: greedy; held-out evaluation stays greedy)")
 
     def default_lr(self) -> float:
         return 5e-3
@@ -383,6 +432,7 @@ class HullConfig(TrainConfig):
         check_point_counts(self.min_points, self.max_points)
         check_int("test_max_points", self.test_max_points, minimum=self.max_points)
         check_sizes(hidden=self.hidden, attention_dim=self.attention_dim, test_size=self.test_size)
+        check_int("beam_width", self.beam_width, minimum=1)
         super().validate()
 
 
@@ -393,12 +443,13 @@ class HullResult(TrainResult):
     task = "convex_hull"
 
     by_points: dict[int, HullMetrics] | None = None
-    """Greedy metrics on fresh sets of each point count, measured by :func:`train_hull`."""
+    """Metrics on fresh sets of each point count (greedy, or with the config's ``beam_width``),
+    measured by :func:`train_hull`."""
 
     def metrics(self) -> dict:
         by_points = self.by_points or {}
         return {name: {str(n): round_or_none(getattr(m, name)) for n, m in by_points.items()}
-                for name in ("accuracy", "area_coverage", "invalid")}
+                for name in ("accuracy", "polygon_accuracy", "area_coverage", "invalid")}
 
 
 def build_hull_model(config: HullConfig) -> PointerNetwork:
@@ -410,10 +461,11 @@ def build_hull_model(config: HullConfig) -> PointerNetwork:
 def train_hull(config: HullConfig | None = None, **overrides) -> HullResult:
     """Train a pointer network on convex hulls as ``config`` (or ``HullConfig(**overrides)``) says.
 
-    Adam with gradient clipping on a fresh batch at every training update, with teacher forcing
-    (the right next vertex fed at every decoder step), greedy evaluation every ``eval_every``
-    updates (target metric: ``accuracy``); then metrics at every point count from ``min_points``
-    to ``test_max_points`` on fresh sets.
+    Adam with gradient clipping on a fresh batch at every training update (its learning rate
+    decaying by ``lr_decay`` every 1,000 updates, when below 1), with teacher forcing (the right next
+    vertex fed at every decoder step), greedy evaluation every ``eval_every`` updates (target metric:
+    ``accuracy``); then metrics at every point count from ``min_points`` to ``test_max_points`` on
+    fresh sets, decoded with ``beam_width`` beams (1: greedy).
     """
     config = HullConfig.from_overrides(config, overrides)
 
@@ -432,7 +484,8 @@ def train_hull(config: HullConfig | None = None, **overrides) -> HullResult:
 
         def evaluate() -> dict[str, float]:
             metrics = evaluate_hull(model, held_out)
-            return {"accuracy": metrics.accuracy, "area_coverage": metrics.area_coverage}
+            return {"accuracy": metrics.accuracy, "polygon_accuracy": metrics.polygon_accuracy,
+                    "area_coverage": metrics.area_coverage}
 
         return loss_on_fresh_batch, evaluate
 
@@ -440,6 +493,6 @@ def train_hull(config: HullConfig | None = None, **overrides) -> HullResult:
                           desc=f"pointer hull {config.min_points}-{config.max_points} points")
     result.by_points = hull_metrics_by_points(
         result.model, range(config.min_points, config.test_max_points + 1), config.test_size,
-        config.seed, result.device,
+        config.seed, result.device, config.beam_width,
     )
     return result

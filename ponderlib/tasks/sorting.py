@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import torch
 
 from ponderlib.core.device import get_device
-from ponderlib.core.engine import TrainConfig, TrainResult, default, evaluating, option, run_training
+from ponderlib.core.engine import DecayingLRConfig, TrainResult, default, evaluating, option, run_training
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import (
@@ -332,7 +332,7 @@ def exact_match_by_length(
 
 
 @dataclass
-class SortConfig(TrainConfig):
+class SortConfig(DecayingLRConfig):
     """Everything that defines a sorting run. The defaults reach 0.99 exact match on integer
     sorting (0..9, lengths 5..10) in a few seconds on a 2-core CPU.
 
@@ -405,12 +405,12 @@ def build_sort_model(config: SortConfig) -> PointerNetwork:
 def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
     """Train a pointer network (or a baseline) on sorting as ``config`` (or ``SortConfig(**overrides)``) says.
 
-    Adam with gradient clipping on fresh batches at every training update, greedy evaluation every
-    ``eval_every`` updates, early stop once held-out exact match reaches ``target_accuracy``;
-    Ctrl-C returns the model trained so far. Seeded: the same config gives the same run on the same
-    machine. After training: greedy metrics on a fresh test set of ``test_size`` arrays and, when
-    ``test_max_len`` is set, exact match at every length up to it (:func:`exact_match_by_length`, ``test_size``
-    arrays per length).
+    Adam with gradient clipping on fresh batches at every training update (its learning rate decaying
+    by ``lr_decay`` every 1,000 updates, when below 1), greedy evaluation every ``eval_every`` updates,
+    early stop once held-out exact match reaches ``target_accuracy``; Ctrl-C returns the model trained
+    so far. Seeded: the same config gives the same run on the same machine. After training: greedy
+    metrics on a fresh test set of ``test_size`` arrays and, when ``test_max_len`` is set, exact match
+    at every length up to it (:func:`exact_match_by_length`, ``test_size`` arrays per length).
     """
     config = SortConfig.from_overrides(config, overrides)
 
