@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from ponderlib.experiments.act import SeedCurves
-from ponderlib.presentation.tables import markdown_table
+from ponderlib.presentation.tables import graded, listed, markdown_table
 
 
 def signed(r: float, digits: int = 2) -> str:
@@ -23,18 +23,6 @@ def signed(r: float, digits: int = 2) -> str:
     ('+0.24', '-0.500', 'undefined (constant N)')
     """
     return "undefined (constant N)" if math.isnan(r) else f"{r:+.{digits}f}"
-
-
-def listed(values: Sequence[str]) -> str:
-    """``"a"``, ``"a and b"``, ``"a, b and c"``; ``""`` for none.
-
-    >>> listed(["8", "1", "5"])
-    '8, 1 and 5'
-    """
-    values = list(values)
-    if len(values) <= 1:
-        return "".join(values)
-    return f"{', '.join(values[:-1])} and {values[-1]}"
 
 
 def _signed_list(values: Sequence[float]) -> str:
@@ -196,23 +184,6 @@ GRAVES_PARITY_CLAIMS = {
 """Graves (2016), sec. 3.1, figs. 4 to 6: each parity claim as the paper words it."""
 
 
-def graded(holds: int, out_of: int, cases: str) -> str:
-    """A verdict from how many of ``out_of`` ``cases`` bear a claim out: "reproduced" (all), "not
-    reproduced" (none) or "partly" (some), with the count.
-
-    >>> graded(3, 3, "runs")
-    'reproduced: 3 of 3 runs'
-    >>> graded(2, 5, "seeds")
-    'partly: 2 of 5 seeds'
-    >>> graded(0, 4, "taus")
-    'not reproduced: 0 of 4 taus'
-    """
-    if out_of < 1 or not 0 <= holds <= out_of:
-        raise ValueError(f"holds must lie in [0, out_of] and out_of be at least 1, got {holds} of {out_of}")
-    word = "reproduced" if holds == out_of else "not reproduced" if holds == 0 else "partly"
-    return f"{word}: {holds} of {out_of} {cases}"
-
-
 def _taus(taus: Sequence[float]) -> str:
     return listed([f"{tau:g}" for tau in taus]) or "none"
 
@@ -226,7 +197,7 @@ def graves_parity_table(
 ) -> str:
     """Graves' parity claims (:data:`GRAVES_PARITY_CLAIMS`) against a committed ``tau`` sweep: each claim
     as the paper words it, what the evidence measured, and a verdict counted over the cases the claim is
-    about (:func:`graded`).
+    about (:func:`~ponderlib.presentation.tables.graded`).
 
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.

@@ -72,3 +72,32 @@ def number_word(n: int) -> str:
 def show(markdown: str) -> Markdown:
     """``markdown`` as a displayable object (a notebook shows it rendered, the book parses it as MyST)."""
     return Markdown(markdown)
+
+
+def listed(values: Sequence[str]) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``; ``""`` for none.
+
+    >>> listed(["8", "1", "5"])
+    '8, 1 and 5'
+    """
+    values = list(values)
+    if len(values) <= 1:
+        return "".join(values)
+    return f"{', '.join(values[:-1])} and {values[-1]}"
+
+
+def graded(holds: int, out_of: int, cases: str) -> str:
+    """A verdict from how many of ``out_of`` ``cases`` bear a claim out: "reproduced" (all), "not
+    reproduced" (none) or "partly" (some), with the count.
+
+    >>> graded(3, 3, "runs")
+    'reproduced: 3 of 3 runs'
+    >>> graded(2, 5, "seeds")
+    'partly: 2 of 5 seeds'
+    >>> graded(0, 4, "taus")
+    'not reproduced: 0 of 4 taus'
+    """
+    if out_of < 1 or not 0 <= holds <= out_of:
+        raise ValueError(f"holds must lie in [0, out_of] and out_of be at least 1, got {holds} of {out_of}")
+    word = "reproduced" if holds == out_of else "not reproduced" if holds == 0 else "partly"
+    return f"{word}: {holds} of {out_of} {cases}"
