@@ -597,3 +597,36 @@ def test_extrapolation_curves_draw_a_panel_per_group():
     plt.close(figure)
     with pytest.raises(ValueError, match="missing 'ACT'"):
         plots.plot_extrapolation_curves({"ACT": runs}, {}, title="")
+
+
+def test_banino_parity_table_counts_each_claim_over_its_cases():
+    # Two seeds. Seed 0: PonderNet more accurate (1.0 > 0.9) with fewer steps (3 < 4); seed 1: as accurate, so not better.
+    pondernet = [_difficulty(accuracy=1.0, extrapolation=0.95, ponder_steps=3.0, extrapolation_ponder_steps=5.0),
+                 _difficulty(accuracy=0.9, extrapolation=0.6, ponder_steps=3.0, extrapolation_ponder_steps=3.0)]
+    act = [_difficulty(accuracy=0.9, extrapolation=0.5, ponder_steps=4.0), _difficulty(accuracy=0.9, extrapolation=0.3, ponder_steps=2.0)]
+    three_steps = [0.0, 0.0, 1.0, 0.0]  # E[n] = 3
+    ten_steps = [0.0] * 9 + [1.0]  # E[n] = 10
+    lambdas = {
+        0.1: [_halting(0.99, 3.0, three_steps), _halting(0.98, 10.0, ten_steps)],
+        0.5: [_halting(0.97, 2.0, three_steps), _halting(0.96, 2.0, three_steps)],
+        0.9: [_halting(0.6, 1.0, [1.0]), _halting(0.97, 1.0, [1.0])],
+    }
+    taus = {0.0: [_difficulty(accuracy=0.99)] * 2, 0.02: [_difficulty(accuracy=0.99), _difficulty(accuracy=0.5)]}
+    rows = text.banino_parity_table(pondernet, act, lambdas=lambdas, taus=taus).splitlines()[2:]
+    verdicts = [row.rsplit(" | ", 1)[1].rstrip(" |") for row in rows]
+    assert verdicts == [
+        "partly: 1 of 2 seeds where PonderNet is both more accurate and uses fewer steps",
+        "not tested",
+        "partly: 1 of 2 PonderNet seeds at 0.9 or more",
+        "partly: 1 of 2 seeds with at least 1.5 times the steps beyond the trained range",
+        "reproduced: 2 of 2 other values of λp where every seed reaches 0.95",
+        "partly: 1 of 2 seeds between 2 and 4 steps",
+        "partly: 1 of 2 values of τ where some seed stays below 0.95",
+    ]
+    assert "ACT at chance (0.45 to 0.55) in 1 of 2 seeds" in rows[2]
+    assert "at 0.9, 1 of 2 seeds reach 0.95" in rows[4]
+    assert rows[0].startswith("| PonderNet achieved better accuracy than ACT on the parity task")
+    with pytest.raises(ValueError, match="one run per seed each"):
+        text.banino_parity_table(pondernet, act[:1], lambdas=lambdas, taus=taus)
+    with pytest.raises(ValueError, match="must hold 0.9 and settled_at"):
+        text.banino_parity_table(pondernet, act, lambdas={0.1: lambdas[0.1]}, taus=taus)

@@ -23,7 +23,7 @@ from ponderlib.core.engine import run_summary
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import DifficultySummary, ExtrapolationCurve, InferenceCompute, StepAccuracy
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
-from ponderlib.presentation.tables import markdown_table
+from ponderlib.presentation.tables import graded, markdown_table
 from ponderlib.sweep.evidence import Rate
 
 TRUNCATIONS = ("last", "normalised")
@@ -824,3 +824,132 @@ def extrapolation_table(groups: Mapping[str, Sequence[object]]) -> str:
          f"steps, 1..{k}", f"steps, {k + 1}..{n}"],
         rows, align="lrrrrrr",
     )
+
+
+BANINO_PARITY_CLAIMS = {
+    "interpolation": (
+        "PonderNet achieved better accuracy than ACT on the parity task and it did so with a more efficient use "
+        "of thinking time"
+    ),
+    "compute": "in comparison to ACT, PonderNet employed less computation and achieved higher score",
+    "extrapolation": (
+        "PonderNet was able to achieve almost perfect accuracy on this hard extrapolation task, whereas ACT "
+        "remained at chance level"
+    ),
+    "thinking time": (
+        "PonderNet increased its thinking time to 5 steps, which is almost twice as much as the ones in the "
+        "interpolation set"
+    ),
+    "lambda_p": "the only case where PonderNet could not solve the task is when the prior (λp) was set to 0.9",
+    "lambda_p = 0.1": (
+        "when the prior (λp) was set to 0.1, hence starting with a prior average thinking time of 10 steps "
+        "(1/0.1), the network managed to overcome this and settled to a more efficient average thinking time "
+        "of roughly 3 steps"
+    ),
+    "tau": (
+        "only for few configuration of τ ACT is able to solve the task and even when it does so there is a "
+        "great variance across seeds"
+    ),
+}
+"""Banino et al. (2021), sec. 3.1 and figs. 1 and 2: each parity claim as the paper words it."""
+
+SOLVED = 0.95
+"""Accuracy on the trained range from which a run "solves the task" in chapter 2's paper table."""
+
+ALMOST_PERFECT = 0.9
+"""Accuracy beyond the trained range from which a run extrapolates "almost perfect[ly]" (the issue's goal)."""
+
+CHANCE = (0.45, 0.55)
+"""Accuracy at "chance level" on a balanced binary task."""
+
+
+def _seeds(values: Sequence[float], digits: int = 3) -> str:
+    return f"{_mean(values):.{digits}f} ({min(values):.{digits}f} to {max(values):.{digits}f})"
+
+
+def banino_parity_table(
+    pondernet: Sequence[DifficultySummary],
+    act: Sequence[DifficultySummary],
+    *,
+    lambdas: Mapping[float, Sequence[HaltingSummary]],
+    taus: Mapping[float, Sequence[DifficultySummary]],
+    settled_at: float = 0.1,
+) -> str:
+    """Banino et al.'s parity claims (:data:`BANINO_PARITY_CLAIMS`) against the evidence: each claim as the
+    paper words it, what the evidence measured (mean and range over seeds) and a verdict counted over the
+    cases the claim is about (:func:`~ponderlib.presentation.tables.graded`).
+
+    Args:
+        pondernet, act: one run per seed of PonderNet and of ACT at the same scale, trained on ``1..k`` and
+            scored beyond, paired by seed (ACT at the ``tau`` that prices a step as PonderNet does).
+        lambdas: PonderNet's runs at each ``lambda_p`` of a grid (fig. 2b, c), in increasing order, one
+            :class:`~ponderlib.experiments.parity.HaltingSummary` per seed; the grid holds 0.9 and
+            ``settled_at``.
+        taus: ACT's runs at each ``tau`` of a grid (fig. 2a), one per seed.
+        settled_at: the ``lambda_p`` of the paper's fig. 2c.
+    """
+    if len(pondernet) != len(act) or not pondernet:
+        raise ValueError(f"pondernet and act must hold one run per seed each, got {len(pondernet)} and {len(act)}")
+    if 0.9 not in lambdas or settled_at not in lambdas:
+        raise ValueError(f"lambdas must hold 0.9 and settled_at = {settled_at:g}, got {sorted(lambdas)}")
+    seeds = len(pondernet)
+    better = sum(p.accuracy > a.accuracy and p.ponder_steps < a.ponder_steps for p, a in zip(pondernet, act))
+    almost_perfect = sum(p.extrapolation >= ALMOST_PERFECT for p in pondernet)
+    at_chance = sum(CHANCE[0] <= a.extrapolation <= CHANCE[1] for a in act)
+    twice = sum(p.extrapolation_ponder_steps >= 1.5 * p.ponder_steps for p in pondernet)
+    others = [value for value in lambdas if value != 0.9]
+    solved_everywhere = [value for value in others if all(h.accuracy >= SOLVED for h in lambdas[value])]
+    solved_at_09 = sum(h.accuracy >= SOLVED for h in lambdas[0.9])
+    settled = [h.expected_ponder_steps for h in lambdas[settled_at]]
+    roughly_3 = sum(2.0 <= steps <= 4.0 for steps in settled)
+    act_fails = [tau for tau, runs in taus.items() if any(m.accuracy < SOLVED for m in runs)]
+
+    def lam(value: float) -> str:
+        return f"{value:g}"
+
+    rows = [
+        [
+            BANINO_PARITY_CLAIMS["interpolation"],
+            f"accuracy on the trained range: PonderNet {_seeds([p.accuracy for p in pondernet])}, ACT "
+            f"{_seeds([a.accuracy for a in act])}; ponder steps at inference: PonderNet "
+            f"{_seeds([p.ponder_steps for p in pondernet], 2)}, ACT {_seeds([a.ponder_steps for a in act], 2)}",
+            graded(better, seeds, "seeds where PonderNet is both more accurate and uses fewer steps"),
+        ],
+        [
+            BANINO_PARITY_CLAIMS["compute"],
+            "the evidence records the steps run at evaluation, not the forward passes of training",
+            "not tested",
+        ],
+        [
+            BANINO_PARITY_CLAIMS["extrapolation"],
+            f"accuracy beyond the trained range: PonderNet {_seeds([p.extrapolation for p in pondernet])}, ACT "
+            f"{_seeds([a.extrapolation for a in act])}; ACT at chance ({CHANCE[0]:g} to {CHANCE[1]:g}) in "
+            f"{at_chance} of {seeds} seeds",
+            graded(almost_perfect, seeds, f"PonderNet seeds at {ALMOST_PERFECT:g} or more"),
+        ],
+        [
+            BANINO_PARITY_CLAIMS["thinking time"],
+            f"PonderNet's ponder steps at inference: {_seeds([p.ponder_steps for p in pondernet], 2)} on the "
+            f"trained range, {_seeds([p.extrapolation_ponder_steps for p in pondernet], 2)} beyond it",
+            graded(twice, seeds, "seeds with at least 1.5 times the steps beyond the trained range"),
+        ],
+        [
+            BANINO_PARITY_CLAIMS["lambda_p"],
+            "accuracy on the trained range by λp: "
+            + ", ".join(f"{_mean([h.accuracy for h in runs]):.3f} at {lam(value)}" for value, runs in lambdas.items())
+            + f"; at 0.9, {solved_at_09} of {len(lambdas[0.9])} seeds reach {SOLVED:g}",
+            graded(len(solved_everywhere), len(others), f"other values of λp where every seed reaches {SOLVED:g}"),
+        ],
+        [
+            BANINO_PARITY_CLAIMS["lambda_p = 0.1"],
+            f"at λp = {lam(settled_at)}: learned E[n] {_seeds(settled, 2)}",
+            graded(roughly_3, len(settled), "seeds between 2 and 4 steps"),
+        ],
+        [
+            BANINO_PARITY_CLAIMS["tau"],
+            "accuracy on the trained range by τ: "
+            + ", ".join(f"{_mean([m.accuracy for m in runs]):.3f} at {tau:g}" for tau, runs in taus.items()),
+            graded(len(act_fails), len(taus), f"values of τ where some seed stays below {SOLVED:g}"),
+        ],
+    ]
+    return markdown_table(["the paper's claim", "this book's evidence", "verdict"], rows)
