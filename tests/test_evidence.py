@@ -71,7 +71,7 @@ def test_rates_count_the_seeds_a_claim_holds_in(tmp_path):
     assert set(evidence.by_seed()[0]) == set(PRESETS["act-parity-tau-live"].grid["tau"])
     cost = evidence.cost()
     assert cost["runs"] == 12 and cost["cpu_minutes"] == 6.0 and cost["commits"] == ["aaaaaaa"]
-    assert "`make evidence PRESET=act-parity-tau-live`: 12 runs" in evidence.describe()
+    assert "`make evidence PRESET=act-parity-tau-live`: 12 of its 80 runs so far (tau in" in evidence.describe()
 
 
 def test_19_of_20_is_the_bar_for_a_live_assert():

@@ -192,11 +192,13 @@ class Evidence:
         }
 
     def describe(self) -> str:
-        """One Markdown sentence: the command, the budget, the cost and the machine."""
+        """One Markdown sentence: the command, the runs (and how many are still to come, while the set
+        grows), the budget, the cost and the machine."""
         cost = self.cost()
         grid = ", ".join(f"{name} in {{{', '.join(map(str, values))}}}" for name, values in self.preset.grid.items())
+        runs = f"{cost['runs']} runs" if self.complete else f"{cost['runs']} of its {self.preset.runs} runs so far"
         return (
-            f"`make evidence PRESET={self.name}`: {cost['runs']} runs ({grid}, seeds {min(self.preset.seeds)} to "
+            f"`make evidence PRESET={self.name}`: {runs} ({grid}, seeds {min(self.preset.seeds)} to "
             f"{max(self.preset.seeds)}), {cost['updates']:,} training updates each, {cost['cpu_minutes']:.0f} CPU-minutes "
             f"of training on {', '.join(cost['devices'])} ({', '.join(cost['threads'])} thread per run, torch "
             f"{', '.join(cost['torch'])}), ponderlib {', '.join(cost['ponderlib'])} at commit {', '.join(cost['commits'])}."
