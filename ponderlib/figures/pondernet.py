@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib.pyplot as plt
 import torch
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullFormatter
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from ponderlib.figures import style
 
@@ -435,9 +435,10 @@ def plot_extrapolation_curves(groups: Mapping[str, Sequence[object]], methods: M
         ax.axhline(0.5, color="#999999", lw=0.8)
         ax.set_title(f"{label} ({len(curves)} seed{'s' if len(curves) != 1 else ''})")
         ax.set_ylim(0.0, 1.02)
-        ax.set_xlabel("training updates")
+        ax.set_xlabel("training updates (thousands)")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / 1000:g}"))
     for ax in axes[:: min(len(axes), 2)]:
         ax.set_ylabel("held-out accuracy")
     fig.suptitle(title)
-    style.grid_legend(fig, axes, empty, ncol=3)
+    style.grid_legend(fig, axes, empty, ncol=3 if len(axes) > 1 else 1)
     return fig
