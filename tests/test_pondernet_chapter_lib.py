@@ -366,20 +366,41 @@ def test_difficulty_table_and_sentences_count_trends_per_seed():
     assert "falls with difficulty in 1 of 2 seeds: $r$ from -0.90 to +0.20, from 5.00 at one" in live
     assert "With the reverse KL it grows in 2 of 2 seeds" in live and "ACT's grows in 1 of 2 seeds" in live
     assert "ACT ran 2.50 ponder steps per input" in live
+    # ACT's E[n] averaged over its two seeds: (6 + 6) / 2 at one entry, (4 + 4) / 2 at 6, whatever the seeds' r.
+    assert "averaged over the seeds it goes from 6.00 steps at one non-zero entry to 4.00 at 6" in live
     assert "against 1.33 for the prior $p_G(\\lambda_p = 0.5)$" in live  # the normalised prior's mean at N = 2
+
+
+def test_trend_table_compares_settings_over_their_seeds():
+    falling = [_difficulty(accuracy=1.0, easiest=6.0, hardest_expected=4.0, trend=-0.9, ponder_steps=5.0),
+               _difficulty(accuracy=0.9, easiest=5.0, hardest_expected=3.0, trend=-0.5, ponder_steps=4.0)]
+    mixed = [_difficulty(accuracy=0.98, easiest=2.0, hardest_expected=3.0, trend=0.25, ponder_steps=2.5),
+             _difficulty(accuracy=0.96, easiest=3.0, hardest_expected=2.0, trend=-0.75, ponder_steps=3.5),
+             _difficulty(accuracy=1.0, easiest=4.0, hardest_expected=4.0, trend=0.5, ponder_steps=3.0)]
+    lines = text.trend_table({"paper KL": falling, "no KL": mixed}, trained_max=6).splitlines()
+    assert lines[0].startswith("| setting | accuracy 1..6 (lowest seed) | $\\mathbb E[n]$ at 1 → 6 |")
+    # Means: (1.0 + 0.9) / 2 = 0.95, E[n] (6 + 5) / 2 = 5.5 -> (4 + 3) / 2 = 3.5, steps 4.5; r < 0 in both seeds.
+    assert lines[2] == "| paper KL | 0.950 (0.900) | 5.50 → 3.50 | 2 of 2 | -0.90 to -0.50 | 4.50 |"
+    # (0.98 + 0.96 + 1.0) / 3 = 0.98; E[n] 3.00 -> 3.00; only the second seed falls; steps 9 / 3 = 3.
+    assert lines[3] == "| no KL | 0.980 (0.960) | 3.00 → 3.00 | 1 of 3 | -0.75 to +0.50 | 3.00 |"
+    with pytest.raises(ValueError, match="at least one summary"):
+        text.trend_table({"empty": []}, trained_max=6)
 
 
 def test_difficulty_evidence_names_each_rate():
     measured = {"paper": [_difficulty()], "reverse": [_difficulty(trend=0.4)], "ACT": [_difficulty(ponder_steps=2.0)]}
     rates = [Rate(i, 20) for i in (20, 19, 18, 14, 13, 12, 11)]
     markdown = text.difficulty_evidence(
-        measured, rates, Rate(20, 20), trained_max=6, max_ponder_steps=2, lambda_p=0.5, beta=0.01, describe="D"
+        measured, rates, Rate(20, 20), trained_max=6, max_ponder_steps=2, lambda_p=0.5, beta=0.01, tau=0.01,
+        describe="D",
     )
     assert "least 0.95 in 20 of 20 seeds; the lowest 1.000" in markdown
     assert "under the paper's KL in 19 of 20 seeds" in markdown and "reverse KL in 18 of 20 seeds" in markdown
     assert "grows with difficulty in only 14 of 20 seeds**" in markdown
     assert "moves less than either PonderNet's in 13 of 20 seeds" in markdown
-    assert "ACT is the cheaper in 12 of 20 seeds: 2.00 ponder steps" in markdown
+    assert "ACT runs fewer steps in 12 of 20 seeds: 2.00 ponder steps" in markdown
+    # PonderNet's price per step: 0.01 * -log(1 - 0.5) = 0.00693; ACT's tau 0.01 is 1.44 times that.
+    assert "= 0.0069$ per expected step" in markdown and "each of ACT's steps costs 1.4 times as much" in markdown
     assert "sits above the prior's** in 11 of 20 seeds" in markdown and "identical in 20 of 20 seeds" in markdown
     assert "with $\\beta = 0.01$ the reconstruction loss" in markdown and markdown.endswith("\n\nD")
 
@@ -628,5 +649,24 @@ def test_banino_parity_table_counts_each_claim_over_its_cases():
     assert rows[0].startswith("| PonderNet achieved better accuracy than ACT on the parity task")
     with pytest.raises(ValueError, match="one run per seed each"):
         text.banino_parity_table(pondernet, act[:1], lambdas=lambdas, taus=taus)
+    with pytest.raises(ValueError, match="one run per seed each"):
+        text.banino_parity_table([], None, lambdas=None, taus=None)
     with pytest.raises(ValueError, match="must hold 0.9 and settled_at"):
         text.banino_parity_table(pondernet, act, lambdas={0.1: lambdas[0.1]}, taus=taus)
+
+
+def test_banino_parity_table_says_which_claims_wait_for_their_evidence():
+    pondernet = [_difficulty(extrapolation=0.95, ponder_steps=3.0, extrapolation_ponder_steps=5.0),
+                 _difficulty(extrapolation=0.5, ponder_steps=3.0, extrapolation_ponder_steps=3.0)]
+    rows = text.banino_parity_table(pondernet, None, lambdas=None, taus=None, running="R").splitlines()[2:]
+    cells = [row.strip("| ").split(" | ") for row in rows]
+    assert [c[2] for c in cells] == [
+        text.PENDING,
+        "not tested",
+        "partly: 1 of 2 PonderNet seeds at 0.9 or more",  # graded on PonderNet's part
+        "partly: 1 of 2 seeds with at least 1.5 times the steps beyond the trained range",
+        text.PENDING,
+        text.PENDING,
+        text.PENDING,
+    ]
+    assert cells[0][1] == "R" and cells[2][1].endswith("; ACT: R")

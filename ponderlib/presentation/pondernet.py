@@ -23,6 +23,7 @@ from ponderlib.core.engine import run_summary
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import DifficultySummary, ExtrapolationCurve, InferenceCompute, StepAccuracy
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
+from ponderlib.mechanisms.losses import step_price
 from ponderlib.presentation.tables import graded, markdown_table
 from ponderlib.sweep.evidence import Rate
 
@@ -222,6 +223,42 @@ def difficulty_table(
     )
 
 
+def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: int) -> str:
+    """How ``E[n]`` moves with difficulty in several settings, each over its seeds: one row per setting,
+    for comparing settings (an ablation against the runs it ablates) rather than seeds.
+
+    Columns: accuracy on ``1..trained_max`` (mean, and the lowest seed), ``E[n]`` at the easiest and the
+    hardest trained difficulty (means over seeds), in how many seeds ``E[n]`` falls with difficulty
+    (``r < 0``), the range of ``r`` over seeds, and the ponder steps executed at inference (mean).
+
+    Args:
+        groups: a setting's label -> one summary per seed (at least one).
+        trained_max: the hardest difficulty seen in training (``k``).
+    """
+    rows = []
+    for label, seeds in groups.items():
+        if not seeds:
+            raise ValueError(f"groups must hold at least one summary per setting, {label!r} has none")
+        falls = sum(m.trend < 0 for m in seeds)
+        rows.append([
+            label,
+            f"{mean_of(seeds, 'accuracy'):.3f} ({min(m.accuracy for m in seeds):.3f})",
+            f"{mean_of(seeds, 'easiest_expected'):.2f} → {mean_of(seeds, 'hardest_expected'):.2f}",
+            f"{falls} of {len(seeds)}",
+            _span(seeds, "trend"),
+            f"{mean_of(seeds, 'ponder_steps'):.2f}",
+        ])
+    header = [
+        "setting",
+        f"accuracy 1..{trained_max} (lowest seed)",
+        f"$\\mathbb E[n]$ at 1 → {trained_max}",
+        "seeds where $\\mathbb E[n]$ falls",
+        "$r$(difficulty, $\\mathbb E[n]$)",
+        "ponder steps per input",
+    ]
+    return markdown_table(header, rows, align="lrrrrr")
+
+
 def difficulty_live(
     measured: Mapping[str, Sequence[DifficultySummary]], trained_max: int, max_ponder_steps: int, lambda_p: float
 ) -> str:
@@ -246,8 +283,9 @@ def difficulty_live(
         f"entry to {mean_of(paper, 'hardest_expected'):.2f} at {k} (means over the seeds).\n"
         f"- With the reverse KL it grows in {growing[1]} of {seeds} seeds: $r$ from {_span(reverse, 'trend')}, from "
         f"{mean_of(reverse, 'easiest_expected'):.2f} to {mean_of(reverse, 'hardest_expected'):.2f} steps.\n"
-        f"- ACT's grows in {growing[2]} of {seeds} seeds, $r$ from {_span(act, 'trend')}, moving from "
-        f"{mean_of(act, 'easiest_expected'):.2f} to {mean_of(act, 'hardest_expected'):.2f} steps. ACT ran "
+        f"- ACT's grows in {growing[2]} of {seeds} seeds, $r$ from {_span(act, 'trend')}; averaged over the seeds it "
+        f"goes from {mean_of(act, 'easiest_expected'):.2f} steps at one non-zero entry to "
+        f"{mean_of(act, 'hardest_expected'):.2f} at {k}. ACT ran "
         f"{mean_of(act, 'ponder_steps'):.2f} ponder steps per input at inference, against "
         f"{mean_of(paper, 'ponder_steps'):.2f} (paper KL) and {mean_of(reverse, 'ponder_steps'):.2f} (reverse KL) for "
         f"PonderNet; each PonderNet training update also unrolls more steps (all {max_ponder_steps} with the reverse "
@@ -268,6 +306,7 @@ def difficulty_evidence(
     max_ponder_steps: int,
     lambda_p: float,
     beta: float,
+    tau: float,
     describe: str,
 ) -> str:
     """What the evidence says about the three models against difficulty.
@@ -279,12 +318,15 @@ def difficulty_evidence(
             learns, the paper's KL falls, the reverse KL grows, ACT grows, ACT moves less, ACT is
             cheaper, the learned mean is above the prior's.
         act_twice: in how many seeds ACT's two grid rows (``kl_direction`` paper and reverse) are identical.
+        lambda_p, beta, tau: PonderNet's prior and KL weight, ACT's time penalty: the price each puts on a
+            ponder step (:func:`~ponderlib.mechanisms.losses.step_price`).
         describe: the evidence's :meth:`~ponderlib.sweep.evidence.Evidence.describe`.
     """
     paper, reverse, act = measured.values()
     k = trained_max
     learn, paper_falls, reverse_grows, act_grows, act_moves_less, act_cheaper, above_prior = rates
     lowest = min(m.accuracy for rows in measured.values() for m in rows)
+    price = step_price(lambda_p, beta)
     return (
         f"Over the {len(act)} seeds of the evidence every model learns the training range (accuracy on 1..{k} at "
         f"least 0.95 in {learn}; the lowest {lowest:.3f}), and the direction of the KL decides the direction of the "
@@ -296,10 +338,14 @@ def difficulty_evidence(
         f"{act_grows}** ($r$ from {_span(act, 'trend')}): at this budget the direction of ACT's trend is a property of "
         f"the seed, not of the setting, and the chapter asserts nothing about it; its $\\mathbb E[n]$ moves less than "
         f"either PonderNet's in {act_moves_less}.\n\n"
-        f"ACT is the cheaper in {act_cheaper}: {mean_of(act, 'ponder_steps'):.2f} ponder steps per input at "
+        f"ACT runs fewer steps in {act_cheaper}: {mean_of(act, 'ponder_steps'):.2f} ponder steps per input at "
         f"inference against {mean_of(paper, 'ponder_steps'):.2f} (paper KL) and {mean_of(reverse, 'ponder_steps'):.2f} "
         f"(reverse KL), at accuracies of {mean_of(act, 'accuracy'):.3f}, {mean_of(paper, 'accuracy'):.3f} and "
-        f"{mean_of(reverse, 'accuracy'):.3f} (means over seeds). And **the learned mean sits above the prior's** in "
+        f"{mean_of(reverse, 'accuracy'):.3f} (means over seeds). That is not a verdict on the two methods, because "
+        f"their losses price a step differently: ACT pays $\\tau = {tau:g}$ per step, PonderNet's KL "
+        f"$\\beta \\cdot (-\\log(1 - \\lambda_p)) = {price:.4f}$ per expected step {{eq}}`kl-decomposed`, so each of "
+        f"ACT's steps costs {tau / price:.1f} times as much, and fewer of them is what the dearer step buys. "
+        f"And **the learned mean sits above the prior's** in "
         f"{above_prior}: $\\mathbb E[n]$ averaged over 1..{k} is {mean_of(paper, 'expected_ponder_steps'):.2f} "
         f"(paper KL) and {mean_of(reverse, 'expected_ponder_steps'):.2f} (reverse KL) against "
         f"{_prior_mean(lambda_p, max_ponder_steps):.2f} for $p_G(\\lambda_p = {lambda_p})$: with $\\beta = {beta}$ the "
@@ -867,13 +913,18 @@ def _seeds(values: Sequence[float], digits: int = 3) -> str:
     return f"{_mean(values):.{digits}f} ({min(values):.{digits}f} to {max(values):.{digits}f})"
 
 
+PENDING = "not yet measured"
+"""The verdict of a claim whose evidence set is still running (:func:`banino_parity_table`)."""
+
+
 def banino_parity_table(
     pondernet: Sequence[DifficultySummary],
-    act: Sequence[DifficultySummary],
+    act: Sequence[DifficultySummary] | None,
     *,
-    lambdas: Mapping[float, Sequence[HaltingSummary]],
-    taus: Mapping[float, Sequence[DifficultySummary]],
+    lambdas: Mapping[float, Sequence[HaltingSummary]] | None,
+    taus: Mapping[float, Sequence[DifficultySummary]] | None,
     settled_at: float = 0.1,
+    running: str = "its evidence set is still running",
 ) -> str:
     """Banino et al.'s parity claims (:data:`BANINO_PARITY_CLAIMS`) against the evidence: each claim as the
     paper words it, what the evidence measured (mean and range over seeds) and a verdict counted over the
@@ -887,34 +938,68 @@ def banino_parity_table(
             ``settled_at``.
         taus: ACT's runs at each ``tau`` of a grid (fig. 2a), one per seed.
         settled_at: the ``lambda_p`` of the paper's fig. 2c.
+        running: what the evidence column says of a claim whose runs are not in yet.
+
+    ``act``, ``lambdas`` or ``taus`` may be ``None`` while their evidence set is still running: the claims
+    that need them get the verdict :data:`PENDING` (the extrapolation claim is graded on PonderNet's part).
     """
-    if len(pondernet) != len(act) or not pondernet:
-        raise ValueError(f"pondernet and act must hold one run per seed each, got {len(pondernet)} and {len(act)}")
-    if 0.9 not in lambdas or settled_at not in lambdas:
+    if not pondernet or (act is not None and len(pondernet) != len(act)):
+        raise ValueError(f"pondernet and act must hold one run per seed each, got {len(pondernet)} and {len(act or [])}")
+    if lambdas is not None and (0.9 not in lambdas or settled_at not in lambdas):
         raise ValueError(f"lambdas must hold 0.9 and settled_at = {settled_at:g}, got {sorted(lambdas)}")
     seeds = len(pondernet)
-    better = sum(p.accuracy > a.accuracy and p.ponder_steps < a.ponder_steps for p, a in zip(pondernet, act))
-    almost_perfect = sum(p.extrapolation >= ALMOST_PERFECT for p in pondernet)
-    at_chance = sum(CHANCE[0] <= a.extrapolation <= CHANCE[1] for a in act)
-    twice = sum(p.extrapolation_ponder_steps >= 1.5 * p.ponder_steps for p in pondernet)
-    others = [value for value in lambdas if value != 0.9]
-    solved_everywhere = [value for value in others if all(h.accuracy >= SOLVED for h in lambdas[value])]
-    solved_at_09 = sum(h.accuracy >= SOLVED for h in lambdas[0.9])
-    settled = [h.expected_ponder_steps for h in lambdas[settled_at]]
-    roughly_3 = sum(2.0 <= steps <= 4.0 for steps in settled)
-    act_fails = [tau for tau, runs in taus.items() if any(m.accuracy < SOLVED for m in runs)]
+    pending = [running, PENDING]
 
     def lam(value: float) -> str:
         return f"{value:g}"
 
-    rows = [
-        [
-            BANINO_PARITY_CLAIMS["interpolation"],
+    almost_perfect = sum(p.extrapolation >= ALMOST_PERFECT for p in pondernet)
+    twice = sum(p.extrapolation_ponder_steps >= 1.5 * p.ponder_steps for p in pondernet)
+    extrapolation = f"accuracy beyond the trained range: PonderNet {_seeds([p.extrapolation for p in pondernet])}"
+    if act is None:
+        interpolation = pending
+        extrapolation += f"; ACT: {running}"
+    else:
+        better = sum(p.accuracy > a.accuracy and p.ponder_steps < a.ponder_steps for p, a in zip(pondernet, act))
+        at_chance = sum(CHANCE[0] <= a.extrapolation <= CHANCE[1] for a in act)
+        interpolation = [
             f"accuracy on the trained range: PonderNet {_seeds([p.accuracy for p in pondernet])}, ACT "
             f"{_seeds([a.accuracy for a in act])}; ponder steps at inference: PonderNet "
             f"{_seeds([p.ponder_steps for p in pondernet], 2)}, ACT {_seeds([a.ponder_steps for a in act], 2)}",
             graded(better, seeds, "seeds where PonderNet is both more accurate and uses fewer steps"),
-        ],
+        ]
+        extrapolation += (
+            f", ACT {_seeds([a.extrapolation for a in act])}; ACT at chance ({CHANCE[0]:g} to {CHANCE[1]:g}) in "
+            f"{at_chance} of {seeds} seeds"
+        )
+    if lambdas is None:
+        robust = settled = pending
+    else:
+        others = [value for value in lambdas if value != 0.9]
+        solved_everywhere = [value for value in others if all(h.accuracy >= SOLVED for h in lambdas[value])]
+        solved_at_09 = sum(h.accuracy >= SOLVED for h in lambdas[0.9])
+        learned = [h.expected_ponder_steps for h in lambdas[settled_at]]
+        robust = [
+            "accuracy on the trained range by λp: "
+            + ", ".join(f"{_mean([h.accuracy for h in runs]):.3f} at {lam(value)}" for value, runs in lambdas.items())
+            + f"; at 0.9, {solved_at_09} of {len(lambdas[0.9])} seeds reach {SOLVED:g}",
+            graded(len(solved_everywhere), len(others), f"other values of λp where every seed reaches {SOLVED:g}"),
+        ]
+        settled = [
+            f"at λp = {lam(settled_at)}: learned E[n] {_seeds(learned, 2)}",
+            graded(sum(2.0 <= steps <= 4.0 for steps in learned), len(learned), "seeds between 2 and 4 steps"),
+        ]
+    if taus is None:
+        sensitive = pending
+    else:
+        act_fails = [tau for tau, runs in taus.items() if any(m.accuracy < SOLVED for m in runs)]
+        sensitive = [
+            "accuracy on the trained range by τ: "
+            + ", ".join(f"{_mean([m.accuracy for m in runs]):.3f} at {tau:g}" for tau, runs in taus.items()),
+            graded(len(act_fails), len(taus), f"values of τ where some seed stays below {SOLVED:g}"),
+        ]
+    rows = [
+        [BANINO_PARITY_CLAIMS["interpolation"], *interpolation],
         [
             BANINO_PARITY_CLAIMS["compute"],
             "the evidence records the steps run at evaluation, not the forward passes of training",
@@ -922,9 +1007,7 @@ def banino_parity_table(
         ],
         [
             BANINO_PARITY_CLAIMS["extrapolation"],
-            f"accuracy beyond the trained range: PonderNet {_seeds([p.extrapolation for p in pondernet])}, ACT "
-            f"{_seeds([a.extrapolation for a in act])}; ACT at chance ({CHANCE[0]:g} to {CHANCE[1]:g}) in "
-            f"{at_chance} of {seeds} seeds",
+            extrapolation,
             graded(almost_perfect, seeds, f"PonderNet seeds at {ALMOST_PERFECT:g} or more"),
         ],
         [
@@ -933,23 +1016,8 @@ def banino_parity_table(
             f"trained range, {_seeds([p.extrapolation_ponder_steps for p in pondernet], 2)} beyond it",
             graded(twice, seeds, "seeds with at least 1.5 times the steps beyond the trained range"),
         ],
-        [
-            BANINO_PARITY_CLAIMS["lambda_p"],
-            "accuracy on the trained range by λp: "
-            + ", ".join(f"{_mean([h.accuracy for h in runs]):.3f} at {lam(value)}" for value, runs in lambdas.items())
-            + f"; at 0.9, {solved_at_09} of {len(lambdas[0.9])} seeds reach {SOLVED:g}",
-            graded(len(solved_everywhere), len(others), f"other values of λp where every seed reaches {SOLVED:g}"),
-        ],
-        [
-            BANINO_PARITY_CLAIMS["lambda_p = 0.1"],
-            f"at λp = {lam(settled_at)}: learned E[n] {_seeds(settled, 2)}",
-            graded(roughly_3, len(settled), "seeds between 2 and 4 steps"),
-        ],
-        [
-            BANINO_PARITY_CLAIMS["tau"],
-            "accuracy on the trained range by τ: "
-            + ", ".join(f"{_mean([m.accuracy for m in runs]):.3f} at {tau:g}" for tau, runs in taus.items()),
-            graded(len(act_fails), len(taus), f"values of τ where some seed stays below {SOLVED:g}"),
-        ],
+        [BANINO_PARITY_CLAIMS["lambda_p"], *robust],
+        [BANINO_PARITY_CLAIMS["lambda_p = 0.1"], *settled],
+        [BANINO_PARITY_CLAIMS["tau"], *sensitive],
     ]
     return markdown_table(["the paper's claim", "this book's evidence", "verdict"], rows)
