@@ -115,6 +115,17 @@ def live_summary(seed: int, tau: float, steps: float, **config) -> dict:
     return {"seed": seed, "mean_ponder_steps": steps, "config": {"seed": seed, "tau": tau, **config}}
 
 
+def test_finished_says_whether_every_seed_of_a_point_is_in(tmp_path, monkeypatch):
+    monkeypatch.setenv(EVIDENCE_VARIABLE, str(tmp_path))
+    hand_made(tmp_path, seeds=range(19))  # seeds 0..18 of the preset's 0..19
+    partial = Evidence.load("act-parity-tau-live")
+    assert not partial.finished(tau=1e-3) and not partial.complete
+    hand_made(tmp_path, seeds=range(20))
+    assert Evidence.load("act-parity-tau-live").finished(tau=1e-3)
+    with pytest.raises(ValueError, match="grid fields"):
+        partial.finished(lambda_p=0.1)
+
+
 def test_check_claims_holds_live_runs_only_to_claims_of_19_in_20(tmp_path):
     hand_made(tmp_path, seeds=range(20))  # at tau = 0.1: 2.0 mean ponder steps, 2.1 in seed 2
     evidence = Evidence.load("act-parity-tau-live", tmp_path)

@@ -146,6 +146,18 @@ class Evidence:
             raise ValueError(f"no run of {self.name!r} at {point}; its grid is {self.preset.grid}")
         return [record["summary"] for record in found]
 
+    def finished(self, **point: Any) -> bool:
+        """Whether every seed of the grid point ``point`` (every grid field named) is in the file: while a
+        set grows, a reader takes a point's runs only once they are all there.
+
+        Raises:
+            ValueError: ``point`` does not name exactly the preset's grid fields.
+        """
+        if set(point) != set(self.preset.grid):
+            raise ValueError(f"point must name the grid fields {sorted(self.preset.grid)} of {self.name!r}, got {sorted(point)}")
+        seeds = {record["seed"] for record in self.records if record["point"] == point}
+        return seeds >= set(self.preset.seeds)
+
     def values(self, name: str, **point: Any) -> list[Any]:
         """One metric (:func:`metric`) of every run at ``point``, seed order."""
         return [metric(summary, name) for summary in self.runs(**point)]
