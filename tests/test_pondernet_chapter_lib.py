@@ -529,50 +529,6 @@ def test_cli_summary_tabulates_each_difficulty():
     assert rows == ["| 2 | 0.7500 | 3.5000 | 3.0000 |", "| 10 | 0.5000 | 4.0000 | 4.2500 |"]  # by difficulty
 
 
-def test_paper_against_this_run_gives_verdicts_from_rates():
-    measured = {
-        "paper": [_difficulty(accuracy=0.99), _difficulty(accuracy=1.0)],
-        "reverse": [_difficulty()] * 2,
-        "ACT": [_difficulty(ponder_steps=2.0)] * 2,
-    }
-    lambdas = {0.1: [_halting(0.9, 3.0, [0.5, 0.5])], 0.8: [_halting(1.0, 1.1, [0.9, 0.1])]}
-    taus = {0.01: [_halting(0.6, 2.0, [1.0])]}
-    arguments = dict(
-        difficulty_rates=[
-            Rate(20, 20),
-            Rate(20, 20),
-            Rate(19, 20),
-            Rate(14, 20),
-            Rate(18, 20),
-            Rate(20, 20),
-            Rate(20, 20),
-        ],
-        extrapolation_rates=[Rate(19, 20)] + [Rate(1, 20)] * 4,
-        taus=taus,
-        lambdas=lambdas,
-        lambda_above_prior=Rate(16, 20),
-        lambda_p=0.5,
-        max_ponder_steps=2,
-    )
-    table = text.paper_against_this_run(measured, tau_rates=[Rate(20, 20), Rate(20, 20)], **arguments)
-    lines = table.splitlines()
-    assert len(lines) == 2 + 6
-    assert "PonderNet 0.995 (0.990 to 1.000) (paper KL)" in lines[2]
-    assert lines[2].endswith("| tie: every model at least 0.95 in every seed (20 of 20 seeds) |")
-    assert "not reproduced: ACT is cheaper here, in every seed (20 of 20 seeds)" in lines[3]
-    assert "paper KL: falls in 20 of 20 seeds; reverse KL: grows in 19 of 20 seeds; ACT: grows in 14 of 20" in lines[4]
-    assert "every one below 0.85 in 19 of 20 seeds |" in lines[5]
-    assert (
-        "ACT 0.60 to 0.60, PonderNet 0.90 to 1.00" in lines[6]
-        and "below 0.8 at every tau in 20 of 20 seeds" in lines[6]
-    )
-    # lambda_p = 0.1 at N = 2: the normalised prior's mean is (0.1 + 2 * 0.09) / 0.19 = 1.47
-    assert "lambda_p = 0.1 (6 elements): learned 1.50 against 1.47" in lines[7]
-    assert "at lambda_p = 0.5 in 20 of 20 seeds, at lambda_p = 0.1 in 16 of 20 seeds |" in lines[7]
-    weak = text.paper_against_this_run(measured, tau_rates=[Rate(20, 20), Rate(15, 20)], **arguments)
-    assert "indicative only (short budget)" in weak.splitlines()[6]
-
-
 def _extrapolation_record(seed, accuracy, steps, extrapolation_curve):
     """A record of 4-element parity trained on 1..2: accuracy and ponder steps at difficulties 1..4."""
     levels = ["1", "2", "3", "4"]

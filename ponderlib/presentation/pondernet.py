@@ -50,11 +50,6 @@ def _per_seed(rows: Sequence[DifficultySummary], key: str) -> str:
     return ", ".join(f"{getattr(m, key):.3f}" for m in rows)
 
 
-def _verdict(rate: Rate) -> str:
-    """``"in every seed (20 of 20 seeds)"`` or ``"in 14 of 20 seeds"``."""
-    return f"in every seed ({rate})" if rate.holds == rate.runs else f"in {rate}"
-
-
 def _prior_mean(lambda_p: float, max_ponder_steps: int) -> float:
     """``E[n]`` of the normalised prior ``p_G(lambda_p)`` cut at ``max_ponder_steps``."""
     return distribution_mean(geometric_prior(lambda_p, max_ponder_steps))
@@ -739,101 +734,6 @@ def cli_summary(summary: Mapping[str, object]) -> str:
             rows,
             align="rrrr",
         )
-    )
-
-
-def paper_against_this_run(
-    measured: Mapping[str, Sequence[DifficultySummary]],
-    *,
-    difficulty_rates: Sequence[Rate],
-    extrapolation_rates: Sequence[Rate],
-    taus: Mapping[float, Sequence[HaltingSummary]],
-    lambdas: Mapping[float, Sequence[HaltingSummary]],
-    tau_rates: Sequence[Rate],
-    lambda_above_prior: Rate,
-    lambda_p: float,
-    max_ponder_steps: int,
-) -> str:
-    """Each claim of the paper the chapter tested: the paper's setting and number, the evidence's
-    numbers (mean and range over seeds) and the verdict, as a Markdown table.
-
-    Args:
-        measured: the evidence's three models, in order PonderNet with the paper's KL, with the
-            reverse KL, and ACT -> one summary per seed.
-        difficulty_rates: the seven rates of :func:`difficulty_evidence`, in its order.
-        extrapolation_rates: the five rates of :func:`extrapolation_evidence`, in its order.
-        taus, lambdas: the evidence's sensitivity runs, ``tau`` (``lambda_p``) -> one run per seed, in
-            increasing order.
-        tau_rates: the two rates of :func:`sensitivity_evidence`'s ``tau_rates``.
-        lambda_above_prior: at the smallest ``lambda_p``, the learned mean is above the prior's.
-        lambda_p, max_ponder_steps: the prior of the main runs, and ``N`` (the same in every run).
-    """
-    paper, reverse, act = measured.values()
-    learn, paper_falls, reverse_grows, act_grows, _, act_cheaper, above_prior = difficulty_rates
-    smallest = list(lambdas)[0]
-    act_accuracy = [h.accuracy for runs in taus.values() for h in runs]
-    pondernet_accuracy = [h.accuracy for runs in lambdas.values() for h in runs]
-    learned_at_smallest = [h.expected_ponder_steps for h in lambdas[smallest]]
-
-    def spread(rows: Sequence[DifficultySummary], key: str, digits: int = 2) -> str:
-        return _spread([getattr(m, key) for m in rows], digits)
-
-    rows = [
-        [
-            "Fig. 1a: interpolation, PonderNet more accurate than ACT",
-            "64 elements, 10 seeds",
-            "both near perfect",
-            f"8 elements: PonderNet {spread(paper, 'accuracy', 3)} (paper KL), {spread(reverse, 'accuracy', 3)} "
-            f"(reverse), ACT {spread(act, 'accuracy', 3)}",
-            f"tie: every model at least 0.95 {_verdict(learn)}",
-        ],
-        [
-            "Fig. 1a, c: PonderNet spends fewer ponder steps than ACT",
-            "64 elements",
-            "PonderNet fewer steps, less total compute",
-            f"PonderNet {mean_of(paper, 'ponder_steps'):.2f} / {mean_of(reverse, 'ponder_steps'):.2f} steps per input, "
-            f"ACT {mean_of(act, 'ponder_steps'):.2f}",
-            f"not reproduced: ACT is cheaper here, {_verdict(act_cheaper)}",
-        ],
-        [
-            "Ponder steps grow with difficulty",
-            "64 elements",
-            "more steps on harder inputs",
-            f"paper KL: falls in {paper_falls}; reverse KL: grows in {reverse_grows}; ACT: grows in {act_grows}",
-            "reproduced with the reverse KL; with the paper's KL the opposite; ACT's depends on the seed",
-        ],
-        [
-            "Fig. 1b: extrapolation, PonderNet near perfect, ACT at chance",
-            "96 elements, trained 1..48",
-            "PonderNet about 0.9 to 1.0, ACT about 0.5",
-            f"8 elements, trained 1..6: PonderNet {spread(paper, 'extrapolation')} / {spread(reverse, 'extrapolation')}, "
-            f"ACT {spread(act, 'extrapolation')}",
-            f"not reproduced: no model extrapolates, every one below 0.85 {_verdict(extrapolation_rates[0])}",
-        ],
-        [
-            "Fig. 2a, b: ACT solves parity only for some tau; PonderNet for every lambda_p but 0.9",
-            "grids of tau and lambda_p",
-            "ACT sensitive, PonderNet robust",
-            f"6 elements, 500 updates: ACT {min(act_accuracy):.2f} to {max(act_accuracy):.2f}, PonderNet "
-            f"{min(pondernet_accuracy):.2f} to {max(pondernet_accuracy):.2f} (every value and seed)",
-            f"not tested fairly: at this budget ACT learns at no tau (below 0.8 at every tau in {tau_rates[1]})"
-            if tau_rates[1].holds_in_most_seeds
-            else "indicative only (short budget)",
-        ],
-        [
-            "Fig. 2c: the learned mean settles near the prior's (about 3 steps at lambda_p = 0.1)",
-            "lambda_p = 0.1",
-            "about 3 steps",
-            f"lambda_p = {lambda_p}: learned {mean_of(paper, 'expected_ponder_steps'):.2f} / "
-            f"{mean_of(reverse, 'expected_ponder_steps'):.2f} against the prior's "
-            f"{_prior_mean(lambda_p, max_ponder_steps):.2f}; lambda_p = {smallest:g} (6 elements): learned "
-            f"{_mean(learned_at_smallest):.2f} against {_prior_mean(smallest, max_ponder_steps):.2f}",
-            f"not reproduced: the learned mean sits above the prior's, at lambda_p = {lambda_p} in {above_prior}, at "
-            f"lambda_p = {smallest:g} in {lambda_above_prior}",
-        ],
-    ]
-    return markdown_table(
-        ["claim (paper)", "paper's setting", "paper's number", "the evidence, 20 seeds (mean, range)", "verdict"], rows
     )
 
 

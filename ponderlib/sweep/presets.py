@@ -497,7 +497,8 @@ PRESETS: dict[str, Preset] = {
         description=(
             "pondernet-parity-live's PonderNet (both KLs) halting at inference by the median of p_n instead of "
             "a sample, 20 seeds, 2,000 training updates: the same training as there (the halting rule only "
-            "changes the scoring), for exercise 3 of chapter 2."
+            "changes the scoring), so on one machine the same networks; run on another CPU, other trajectories "
+            "of the same setting. For exercise 3 of chapter 2."
         ),
         task="parity",
         grid={"kl_direction": ["paper", "reverse"]},
