@@ -440,5 +440,5 @@ def plot_extrapolation_curves(groups: Mapping[str, Sequence[object]], methods: M
     for ax in axes[:: min(len(axes), 2)]:
         ax.set_ylabel("held-out accuracy")
     fig.suptitle(title)
-    style.grid_legend(fig, axes, empty, ncol=3 if len(axes) > 1 else 1)
+    style.grid_legend(fig, axes, empty, ncol=1)  # three long entries: side by side they widen the figure
     return fig
