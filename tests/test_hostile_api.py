@@ -177,6 +177,20 @@ def test_sort_metrics_refuse_a_pointer_past_the_array():
     raises_one_line(ValueError, lambda: sort_metrics(torch.tensor([[1.0, 2.0, 0.0]] * 2), batch), "pointers", "integers")
 
 
+def test_tensors_on_two_devices_are_a_value_error_naming_both():
+    """On a GPU machine a batch the library builds lives on the GPU and a tensor typed by hand on the
+    CPU (the second edition's chapter 3 met this on an H100); "meta" stands in for the other device."""
+    hulls = hull_batch_from_points([TRIANGLE], device="cpu")
+    elsewhere = torch.tensor([[0, 1, 2, 3]], device="meta")
+    raises_one_line(ValueError, lambda: hull_metrics(elsewhere, hulls), "pointers is on meta", "batch on cpu")
+    raises_one_line(ValueError, lambda: convex_hull.same_polygon(elsewhere, hulls), "pointers is on meta")
+    arrays = sort_batch_from_arrays([[3.0, 1.0, 2.0]], device="cpu")
+    raises_one_line(ValueError, lambda: sort_metrics(torch.zeros(1, 3, dtype=torch.long, device="meta"), arrays),
+                    "pointers is on meta")
+    available = torch.ones(1, 3, dtype=torch.bool, device="meta")
+    raises_one_line(ValueError, lambda: oracle_choices(arrays.inputs, available), "available is on meta", "inputs on cpu")
+
+
 # --- wrong container types -------------------------------------------------------------------------
 
 

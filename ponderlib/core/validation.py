@@ -106,6 +106,17 @@ def ensure_tensor(name: str, value: object, what: str = "") -> None:
         raise TypeError(f"{name} must be a torch.Tensor{what}, got {type(value).__name__}")
 
 
+def ensure_same_device(**tensors: torch.Tensor) -> None:
+    """``ValueError`` naming the first tensor on another device than the first one named
+    (``ensure_same_device(pointers=pointers, targets=batch.targets)``): on a GPU machine a batch the
+    library builds lives on the GPU while a tensor typed by hand lives on the CPU, and torch's own error
+    names neither argument."""
+    (first, reference), *others = tensors.items()
+    for name, tensor in others:
+        if tensor.device != reference.device:
+            raise ValueError(f"{name} is on {tensor.device} but {first} on {reference.device}: put them on one device")
+
+
 def ensure_type(name: str, value: object, expected: type | tuple[type, ...]) -> None:
     """``TypeError`` naming ``name`` unless ``value`` is an instance of ``expected`` (a batch class, a model)."""
     if not isinstance(value, expected):

@@ -52,7 +52,7 @@ from ponderlib.core.engine import (
 )
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.core.validation import check_int, check_sizes, ensure_tensor, ensure_type
+from ponderlib.core.validation import check_int, check_sizes, ensure_same_device, ensure_tensor, ensure_type
 from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, beam_search, check_pointers, greedy_decode
 
 MIN_POINTS = 3
@@ -332,6 +332,8 @@ def same_polygon(pointers: torch.Tensor, batch: HullBatch) -> torch.Tensor:
     Checked as :func:`hull_metrics` checks ``pointers``.
     """
     ensure_type("batch", batch, HullBatch)
+    ensure_tensor("pointers", pointers, " of integer positions, shape (B, T)")
+    ensure_same_device(batch=batch.targets, pointers=pointers)
     end = batch.targets.shape[1] - 1
     check_pointers(pointers, batch.lengths, end=end)
     output, output_count = _vertex_cycles(pointers, end)  # (B, T), (B,)
@@ -356,6 +358,8 @@ def hull_metrics(pointers: torch.Tensor, batch: HullBatch) -> HullMetrics:
     end and a real point of its set.
     """
     ensure_type("batch", batch, HullBatch)
+    ensure_tensor("pointers", pointers, " of integer positions, shape (B, T)")
+    ensure_same_device(batch=batch.targets, pointers=pointers)
     check_pointers(pointers, batch.lengths, end=batch.targets.shape[1] - 1)
     width = batch.targets.shape[1]
     steps = min(pointers.shape[1], width)

@@ -28,6 +28,7 @@ from ponderlib.core.validation import (
     check_int,
     check_rank,
     check_sizes,
+    ensure_same_device,
     ensure_tensor,
     ensure_type,
 )
@@ -216,6 +217,7 @@ def oracle_choices(inputs: torch.Tensor, available: torch.Tensor, order: str = "
     """
     ensure_tensor("inputs", inputs)
     ensure_tensor("available", available)
+    ensure_same_device(inputs=inputs, available=available)
     ascending = _ascending(order)
     fill = float("inf") if ascending else float("-inf")
     remaining = inputs.masked_fill(~available, fill)  # (B, N)
@@ -240,7 +242,9 @@ def sort_loss(output: DecoderOutput, inputs: torch.Tensor, lengths: torch.Tensor
     Shapes: ``output.log_probs (B, T, N)``, ``inputs (B, N)``, ``lengths (B,)``; returns a scalar.
     """
     ensure_type("output", output, DecoderOutput)
+    ensure_tensor("inputs", inputs)
     ensure_tensor("lengths", lengths)
+    ensure_same_device(output=output.log_probs, inputs=inputs, lengths=lengths)
     B, T, N = output.log_probs.shape
     right = oracle_choices(inputs.unsqueeze(1).expand(B, T, N).reshape(B * T, N),
                            output.available.reshape(B * T, N), order).view(B, T, N)  # (B, T, N)
@@ -269,6 +273,8 @@ def sort_metrics(pointers: torch.Tensor, batch: SortBatch) -> SortMetrics:
     real position of its array.
     """
     ensure_type("batch", batch, SortBatch)
+    ensure_tensor("pointers", pointers, " of integer positions, shape (B, T)")
+    ensure_same_device(batch=batch.inputs, pointers=pointers)
     check_pointers(pointers, batch.lengths)
     valid = pointers >= 0  # (B, T)
     emitted = batch.inputs.gather(1, pointers.clamp(min=0))  # (B, T) value placed at each step
