@@ -11,7 +11,7 @@ import torch
 from ponderlib.core.engine import History
 from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import pointer as experiments
-from ponderlib.mechanisms.pointer import PointerNetwork, greedy_decode
+from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
 from ponderlib.tasks.convex_hull import HullMetrics, hull_order, train_hull
 from ponderlib.tasks.sorting import evaluate_sort, sort_batch, train_sort
 
@@ -63,6 +63,20 @@ def test_beam_widths_share_the_scoring_arrays():
         experiments.exact_match_by_beam_width(model, (0,), 6, seed=5, device="cpu")
     with pytest.raises(ValueError, match="beam_widths"):
         experiments.exact_match_by_beam_width(model, (), 6, seed=5, device="cpu")
+
+
+def test_greedy_agreement_counts_the_arrays_whose_beam_output_is_greedys():
+    torch.manual_seed(0)
+    model = PointerNetwork("pointer", hidden=8, attention_dim=8, max_positions=6)  # untrained: unsure at every step
+    agreement = experiments.greedy_agreement_by_beam_width(model, (1, 3), 6, "int", "asc", 64, seed=5, device="cpu")
+    batch = sort_batch(64, 6, 6, "int", "asc", generator=stream_generator(5, "scoring", "cpu"))
+    greedy = greedy_decode(model, batch.inputs, batch.lengths).pointers
+    beam, _ = beam_search(model, batch.inputs, batch.lengths, 3)
+    same = sum(beam[row].tolist() == greedy[row].tolist() for row in range(64))  # row by row, by hand
+    assert agreement == {1: 1.0, 3: same / 64}
+    assert same < 64  # an unsure network: the beam finds other, likelier orders on some arrays
+    with pytest.raises(ValueError, match="beam_width"):
+        experiments.greedy_agreement_by_beam_width(model, (0,), 6, seed=5, device="cpu")
 
 
 def test_sort_examples_are_the_greedy_decoding_of_the_runs_scoring_arrays(sort_run):
@@ -341,6 +355,11 @@ def test_sort_table_and_sentences_by_hand():
     assert same.endswith("a statement about these three runs, not a claim about the setting.")
     changed = beam_sentence({0: {1: 0.95, 4: 0.96}, 1: {1: 0.95, 4: 0.94}})
     assert "changes exact match on arrays of 20 by -0.0100 to +0.0100 against greedy decoding" in changed
+    scores = {0: {1: 0.95, 4: 0.95}, 1: {1: 0.9, 4: 0.9}}
+    always = beam_sentence(scores, {0: {1: 1.0, 4: 1.0}, 1: {1: 1.0, 4: 1.0}})
+    assert "in each of the 2 seeds: its output is greedy decoding's own on 100.0% of the arrays, so the most" in always
+    sometimes = beam_sentence(scores, {0: {1: 1.0, 4: 0.98}, 1: {1: 1.0, 4: 1.0}})
+    assert "greedy decoding's own on 98.0% to 100.0% of the arrays. Beam search is not" in sometimes
 
 
 def test_decoder_table_and_sentences_by_hand():

@@ -18,9 +18,9 @@ import torch
 from ponderlib.core.engine import History, evaluating
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.validation import check_choice, check_int
-from ponderlib.mechanisms.pointer import PointerNetwork, greedy_decode
+from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
 from ponderlib.tasks.convex_hull import HullMetrics, HullResult, check_point_counts, hull_batch
-from ponderlib.tasks.sorting import SortResult, check_lengths, evaluate_sort, sort_batch
+from ponderlib.tasks.sorting import SortBatch, SortResult, check_lengths, evaluate_sort, sort_batch
 
 HULL_METRICS = ("accuracy", "polygon_accuracy", "area_coverage", "invalid")
 """The fields of :class:`~ponderlib.tasks.convex_hull.HullMetrics` that :func:`metric_by_points` reads."""
@@ -63,13 +63,44 @@ def exact_match_by_beam_width(
     """Exact match (fraction of arrays sorted exactly) of ``model`` decoding with each beam width in
     ``beam_widths`` (1 is greedy decoding), every width on the same ``samples`` arrays of ``length``
     elements, drawn from the ``"scoring"`` stream of the run seeded with ``seed``."""
+    batch = _scoring_arrays(beam_widths, length, values, order, samples, seed, device)
+    return {width: evaluate_sort(model, batch, beam_width=width).exact_match for width in beam_widths}
+
+
+def greedy_agreement_by_beam_width(
+    model: PointerNetwork,
+    beam_widths: Sequence[int],
+    length: int,
+    values: str = "int",
+    order: str = "asc",
+    samples: int = 512,
+    *,
+    seed: int,
+    device: torch.device | str | None = None,
+) -> dict[int, float]:
+    """The fraction of the arrays :func:`exact_match_by_beam_width` scores (the same ``samples`` arrays)
+    on which beam search of each width in ``beam_widths`` returns greedy decoding's output, right or
+    wrong: 1.0 where the most likely position at every step is also on the most likely whole output
+    the beam finds, so a wider search cannot change the score."""
+    batch = _scoring_arrays(beam_widths, length, values, order, samples, seed, device)
+    with evaluating(model):
+        greedy = greedy_decode(model, batch.inputs, batch.lengths).pointers  # (B, T)
+        beams = {width: beam_search(model, batch.inputs, batch.lengths, width)[0] for width in beam_widths}
+    return {width: (pointers == greedy).all(dim=1).float().mean().item() for width, pointers in beams.items()}
+
+
+def _scoring_arrays(
+    beam_widths: Sequence[int], length: int, values: str, order: str, samples: int, seed: int,
+    device: torch.device | str | None,
+) -> SortBatch:
+    """The beam-width functions' checks and their arrays: ``samples`` arrays of ``length`` elements
+    from the ``"scoring"`` stream of the run seeded with ``seed``."""
     if len(beam_widths) == 0:
         raise ValueError("beam_widths must hold at least one width, got none")
     for width in beam_widths:
         check_int("beam_width", width, minimum=1)
     check_int("length", length, minimum=1)
-    batch = sort_batch(samples, length, length, values, order, generator=stream_generator(seed, "scoring", device))
-    return {width: evaluate_sort(model, batch, beam_width=width).exact_match for width in beam_widths}
+    return sort_batch(samples, length, length, values, order, generator=stream_generator(seed, "scoring", device))
 
 
 @dataclass

@@ -93,9 +93,15 @@ def sort_evidence_sentence(at_10: Sequence[float], at_20: Sequence[float], rate_
     )
 
 
-def beam_sentence(beam_scores: Mapping[int, Mapping[int, float]], width: int = 4, length: int = 20) -> str:
+def beam_sentence(
+    beam_scores: Mapping[int, Mapping[int, float]],
+    agreement: Mapping[int, Mapping[int, float]] | None = None,
+    width: int = 4,
+    length: int = 20,
+) -> str:
     """What beam search of ``width`` changed against greedy decoding (width 1) on arrays of ``length``,
-    from seed -> {beam width: exact match}; a statement about these runs, not about the setting."""
+    from seed -> {beam width: exact match} and, optionally, seed -> {beam width: the fraction of arrays
+    on which the beam returned greedy's output}; a statement about these runs, not about the setting."""
     changes = [scores[width] - scores[1] for scores in beam_scores.values()]
     if all(change == 0 for change in changes):
         effect = (
@@ -106,8 +112,16 @@ def beam_sentence(beam_scores: Mapping[int, Mapping[int, float]], width: int = 4
             f"changes exact match on arrays of {length} by {min(changes):+.4f} to {max(changes):+.4f} against "
             "greedy decoding"
         )
+    why = ""
+    if agreement is not None:
+        same = [fractions[width] for fractions in agreement.values()]
+        share = f"{min(same):.1%}" if min(same) == max(same) else f"{min(same):.1%} to {max(same):.1%}"
+        why = f": its output is greedy decoding's own on {share} of the arrays"
+        if min(same) == 1.0:
+            why += (", so the most likely position at every step is already on the most likely whole order "
+                    "the beam can find")
     return (
-        f"In this run, beam width {width} {effect}. Beam search is not part of the evidence, so this is a "
+        f"In this run, beam width {width} {effect}{why}. Beam search is not part of the evidence, so this is a "
         f"statement about these {number_word(len(changes))} runs, not a claim about the setting."
     )
 
