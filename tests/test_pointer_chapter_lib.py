@@ -11,6 +11,7 @@ import torch
 from ponderlib.core.engine import History
 from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import pointer as experiments
+from ponderlib.experiments.pointer import BeamScore
 from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
 from ponderlib.tasks.convex_hull import HullMetrics, hull_order, train_hull
 from ponderlib.tasks.sorting import evaluate_sort, sort_batch, train_sort
@@ -50,33 +51,24 @@ def test_mean_curve_by_hand_and_none_where_a_seed_cannot_run():
         experiments.mean_curve([])
 
 
-def test_beam_widths_share_the_scoring_arrays():
-    torch.manual_seed(0)
-    model = PointerNetwork("pointer", hidden=8, attention_dim=8, max_positions=6)
-    scores = experiments.exact_match_by_beam_width(model, (1, 2), 6, "int", "asc", 32, seed=5, device="cpu")
-    assert list(scores) == [1, 2]
-    batch = sort_batch(32, 6, 6, "int", "asc", generator=stream_generator(5, "scoring", "cpu"))
-    assert scores[1] == evaluate_sort(model, batch).exact_match  # width 1: greedy, on the run's scoring arrays
-    assert scores[2] == evaluate_sort(model, batch, beam_width=2).exact_match
-    assert scores == experiments.exact_match_by_beam_width(model, (1, 2), 6, "int", "asc", 32, seed=5, device="cpu")
-    with pytest.raises(ValueError, match="beam_width"):
-        experiments.exact_match_by_beam_width(model, (0,), 6, seed=5, device="cpu")
-    with pytest.raises(ValueError, match="beam_widths"):
-        experiments.exact_match_by_beam_width(model, (), 6, seed=5, device="cpu")
-
-
-def test_greedy_agreement_counts_the_arrays_whose_beam_output_is_greedys():
+def test_beam_widths_share_the_scoring_arrays_and_count_where_the_beam_is_greedy():
     torch.manual_seed(0)
     model = PointerNetwork("pointer", hidden=8, attention_dim=8, max_positions=6)  # untrained: unsure at every step
-    agreement = experiments.greedy_agreement_by_beam_width(model, (1, 3), 6, "int", "asc", 64, seed=5, device="cpu")
+    scores = experiments.score_beam_widths(model, (1, 3), 6, "int", "asc", 64, seed=5, device="cpu")
+    assert list(scores) == [1, 3]
     batch = sort_batch(64, 6, 6, "int", "asc", generator=stream_generator(5, "scoring", "cpu"))
+    assert scores[1].exact_match == evaluate_sort(model, batch).exact_match  # width 1: greedy, on the run's arrays
+    assert scores[3].exact_match == evaluate_sort(model, batch, beam_width=3).exact_match
     greedy = greedy_decode(model, batch.inputs, batch.lengths).pointers
     beam, _ = beam_search(model, batch.inputs, batch.lengths, 3)
     same = sum(beam[row].tolist() == greedy[row].tolist() for row in range(64))  # row by row, by hand
-    assert agreement == {1: 1.0, 3: same / 64}
+    assert scores[1].greedy_agreement == 1.0 and scores[3].greedy_agreement == same / 64
     assert same < 64  # an unsure network: the beam finds other, likelier orders on some arrays
+    assert scores == experiments.score_beam_widths(model, (1, 3), 6, "int", "asc", 64, seed=5, device="cpu")
     with pytest.raises(ValueError, match="beam_width"):
-        experiments.greedy_agreement_by_beam_width(model, (0,), 6, seed=5, device="cpu")
+        experiments.score_beam_widths(model, (0,), 6, seed=5, device="cpu")
+    with pytest.raises(ValueError, match="beam_widths"):
+        experiments.score_beam_widths(model, (), 6, seed=5, device="cpu")
 
 
 def test_sort_examples_are_the_greedy_decoding_of_the_runs_scoring_arrays(sort_run):
@@ -350,16 +342,16 @@ def test_sort_table_and_sentences_by_hand():
     )
     assert "within 2.5 percentage points" in evidence  # 0.96 - 0.935
     assert evidence.endswith("0.98 at length 10 holds in 2 of 2 seeds, that of 0.90 at length 20 in 1 of 2 seeds.")
-    same = beam_sentence({0: {1: 0.95, 4: 0.95}, 1: {1: 0.9, 4: 0.9}, 2: {1: 1.0, 4: 1.0}})
-    assert "gives the same exact match on arrays of 20 as greedy decoding in each of the 3 seeds" in same
+    def beams(*pairs):  # seed -> {width: BeamScore} from (greedy, width 4, width 4's agreement) per seed
+        return {seed: {1: BeamScore(g, 1.0), 4: BeamScore(b, a)} for seed, (g, b, a) in enumerate(pairs)}
+
+    same = beam_sentence(beams((0.95, 0.95, 1.0), (0.9, 0.9, 1.0), (1.0, 1.0, 1.0)))
+    assert "gives the same exact match on arrays of 20 as greedy decoding in each of the 3 seeds: its output is " \
+        "greedy decoding's own on 100.0% of the arrays, so the most likely position" in same
     assert same.endswith("a statement about these three runs, not a claim about the setting.")
-    changed = beam_sentence({0: {1: 0.95, 4: 0.96}, 1: {1: 0.95, 4: 0.94}})
-    assert "changes exact match on arrays of 20 by -0.0100 to +0.0100 against greedy decoding" in changed
-    scores = {0: {1: 0.95, 4: 0.95}, 1: {1: 0.9, 4: 0.9}}
-    always = beam_sentence(scores, {0: {1: 1.0, 4: 1.0}, 1: {1: 1.0, 4: 1.0}})
-    assert "in each of the 2 seeds: its output is greedy decoding's own on 100.0% of the arrays, so the most" in always
-    sometimes = beam_sentence(scores, {0: {1: 1.0, 4: 0.98}, 1: {1: 1.0, 4: 1.0}})
-    assert "greedy decoding's own on 98.0% to 100.0% of the arrays. Beam search is not" in sometimes
+    changed = beam_sentence(beams((0.95, 0.96, 0.97), (0.95, 0.94, 0.98)))
+    assert "changes exact match on arrays of 20 by -0.0100 to +0.0100 against greedy decoding: its output is " \
+        "greedy decoding's own on 97.0% to 98.0% of the arrays. Beam search is not" in changed
 
 
 def test_decoder_table_and_sentences_by_hand():

@@ -20,7 +20,7 @@ from ponderlib.core.seeds import stream_generator
 from ponderlib.core.validation import check_choice, check_int
 from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
 from ponderlib.tasks.convex_hull import HullMetrics, HullResult, check_point_counts, hull_batch
-from ponderlib.tasks.sorting import SortBatch, SortResult, check_lengths, evaluate_sort, sort_batch
+from ponderlib.tasks.sorting import SortResult, check_lengths, sort_batch, sort_metrics
 
 HULL_METRICS = ("accuracy", "polygon_accuracy", "area_coverage", "invalid")
 """The fields of :class:`~ponderlib.tasks.convex_hull.HullMetrics` that :func:`metric_by_points` reads."""
@@ -49,7 +49,22 @@ def mean_curve(curves: Sequence[Mapping[int, float | None]]) -> dict[int, float 
     }
 
 
-def exact_match_by_beam_width(
+@dataclass(frozen=True)
+class BeamScore:
+    """Beam search of one width against greedy decoding on the same arrays.
+
+    Attributes:
+        exact_match: the fraction of arrays the beam's best output sorts exactly.
+        greedy_agreement: the fraction of arrays on which that output is greedy decoding's own, right or
+            wrong: 1.0 where the most likely position at every step is also on the most likely whole
+            output the beam finds, so a wider search cannot change the score.
+    """
+
+    exact_match: float
+    greedy_agreement: float
+
+
+def score_beam_widths(
     model: PointerNetwork,
     beam_widths: Sequence[int],
     length: int,
@@ -59,48 +74,23 @@ def exact_match_by_beam_width(
     *,
     seed: int,
     device: torch.device | str | None = None,
-) -> dict[int, float]:
-    """Exact match (fraction of arrays sorted exactly) of ``model`` decoding with each beam width in
-    ``beam_widths`` (1 is greedy decoding), every width on the same ``samples`` arrays of ``length``
-    elements, drawn from the ``"scoring"`` stream of the run seeded with ``seed``."""
-    batch = _scoring_arrays(beam_widths, length, values, order, samples, seed, device)
-    return {width: evaluate_sort(model, batch, beam_width=width).exact_match for width in beam_widths}
-
-
-def greedy_agreement_by_beam_width(
-    model: PointerNetwork,
-    beam_widths: Sequence[int],
-    length: int,
-    values: str = "int",
-    order: str = "asc",
-    samples: int = 512,
-    *,
-    seed: int,
-    device: torch.device | str | None = None,
-) -> dict[int, float]:
-    """The fraction of the arrays :func:`exact_match_by_beam_width` scores (the same ``samples`` arrays)
-    on which beam search of each width in ``beam_widths`` returns greedy decoding's output, right or
-    wrong: 1.0 where the most likely position at every step is also on the most likely whole output
-    the beam finds, so a wider search cannot change the score."""
-    batch = _scoring_arrays(beam_widths, length, values, order, samples, seed, device)
-    with evaluating(model):
-        greedy = greedy_decode(model, batch.inputs, batch.lengths).pointers  # (B, T)
-        beams = {width: beam_search(model, batch.inputs, batch.lengths, width)[0] for width in beam_widths}
-    return {width: (pointers == greedy).all(dim=1).float().mean().item() for width, pointers in beams.items()}
-
-
-def _scoring_arrays(
-    beam_widths: Sequence[int], length: int, values: str, order: str, samples: int, seed: int,
-    device: torch.device | str | None,
-) -> SortBatch:
-    """The beam-width functions' checks and their arrays: ``samples`` arrays of ``length`` elements
-    from the ``"scoring"`` stream of the run seeded with ``seed``."""
+) -> dict[int, BeamScore]:
+    """:class:`BeamScore` of ``model`` decoding with each beam width in ``beam_widths`` (1 is greedy
+    decoding), every width on the same ``samples`` arrays of ``length`` elements, drawn from the
+    ``"scoring"`` stream of the run seeded with ``seed``."""
     if len(beam_widths) == 0:
         raise ValueError("beam_widths must hold at least one width, got none")
     for width in beam_widths:
         check_int("beam_width", width, minimum=1)
     check_int("length", length, minimum=1)
-    return sort_batch(samples, length, length, values, order, generator=stream_generator(seed, "scoring", device))
+    batch = sort_batch(samples, length, length, values, order, generator=stream_generator(seed, "scoring", device))
+    with evaluating(model):
+        greedy = greedy_decode(model, batch.inputs, batch.lengths).pointers  # (B, T)
+        beams = {width: beam_search(model, batch.inputs, batch.lengths, width)[0] for width in beam_widths}
+    return {
+        width: BeamScore(sort_metrics(pointers, batch).exact_match, (pointers == greedy).all(dim=1).float().mean().item())
+        for width, pointers in beams.items()
+    }
 
 
 @dataclass

@@ -13,7 +13,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ponderlib.experiments.pointer import mean_and_half_range
+from ponderlib.experiments.pointer import BeamScore, mean_and_half_range
 from ponderlib.figures import style
 from ponderlib.presentation.tables import markdown_table, number_word, verdict
 from ponderlib.sweep.evidence import Rate
@@ -93,16 +93,11 @@ def sort_evidence_sentence(at_10: Sequence[float], at_20: Sequence[float], rate_
     )
 
 
-def beam_sentence(
-    beam_scores: Mapping[int, Mapping[int, float]],
-    agreement: Mapping[int, Mapping[int, float]] | None = None,
-    width: int = 4,
-    length: int = 20,
-) -> str:
+def beam_sentence(beam_scores: Mapping[int, Mapping[int, BeamScore]], width: int = 4, length: int = 20) -> str:
     """What beam search of ``width`` changed against greedy decoding (width 1) on arrays of ``length``,
-    from seed -> {beam width: exact match} and, optionally, seed -> {beam width: the fraction of arrays
-    on which the beam returned greedy's output}; a statement about these runs, not about the setting."""
-    changes = [scores[width] - scores[1] for scores in beam_scores.values()]
+    from seed -> {beam width: :class:`~ponderlib.experiments.pointer.BeamScore`}; a statement about these
+    runs, not about the setting."""
+    changes = [scores[width].exact_match - scores[1].exact_match for scores in beam_scores.values()]
     if all(change == 0 for change in changes):
         effect = (
             f"gives the same exact match on arrays of {length} as greedy decoding in each of the {len(changes)} seeds"
@@ -112,14 +107,11 @@ def beam_sentence(
             f"changes exact match on arrays of {length} by {min(changes):+.4f} to {max(changes):+.4f} against "
             "greedy decoding"
         )
-    why = ""
-    if agreement is not None:
-        same = [fractions[width] for fractions in agreement.values()]
-        share = f"{min(same):.1%}" if min(same) == max(same) else f"{min(same):.1%} to {max(same):.1%}"
-        why = f": its output is greedy decoding's own on {share} of the arrays"
-        if min(same) == 1.0:
-            why += (", so the most likely position at every step is already on the most likely whole order "
-                    "the beam can find")
+    same = [scores[width].greedy_agreement for scores in beam_scores.values()]
+    share = f"{min(same):.1%}" if min(same) == max(same) else f"{min(same):.1%} to {max(same):.1%}"
+    why = f": its output is greedy decoding's own on {share} of the arrays"
+    if min(same) == 1.0:
+        why += ", so the most likely position at every step is already on the most likely whole order the beam can find"
     return (
         f"In this run, beam width {width} {effect}{why}. Beam search is not part of the evidence, so this is a "
         f"statement about these {number_word(len(changes))} runs, not a claim about the setting."
