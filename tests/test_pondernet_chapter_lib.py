@@ -602,6 +602,9 @@ def test_banino_parity_table_counts_each_claim_over_its_cases():
     ]
     assert "ACT at chance (0.45 to 0.55) in 1 of 2 seeds" in rows[2]
     assert "at 0.9, 1 of 2 seeds reach 0.95" in rows[4]
+    assert "| ACT, accuracy on the trained range by τ: 0.990 at 0, 0.745 at 0.02 |" in rows[6]
+    named = text.banino_parity_table(pondernet, act, lambdas=lambdas, taus=taus, taus_network="ACT (tanh)")
+    assert "| ACT (tanh), accuracy on the trained range by τ: 0.990 at 0," in named.splitlines()[-1]
     assert rows[0].startswith("| PonderNet achieved better accuracy than ACT on the parity task")
     with pytest.raises(ValueError, match="one run per seed each"):
         text.banino_parity_table(pondernet, act[:1], lambdas=lambdas, taus=taus)

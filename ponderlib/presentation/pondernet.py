@@ -821,6 +821,7 @@ def banino_parity_table(
     *,
     lambdas: Mapping[float, Sequence[HaltingSummary]] | None,
     taus: Mapping[float, Sequence[DifficultySummary]] | None,
+    taus_network: str = "ACT",
     settled_at: float = 0.1,
     running: str = "its evidence set is still running",
 ) -> str:
@@ -835,6 +836,7 @@ def banino_parity_table(
             :class:`~ponderlib.experiments.parity.HaltingSummary` per seed; the grid holds 0.9 and
             ``settled_at``.
         taus: ACT's runs at each ``tau`` of a grid (fig. 2a), one per seed.
+        taus_network: what ``taus`` trained, named in their row ("ACT with the paper's cell", say).
         settled_at: the ``lambda_p`` of the paper's fig. 2c.
         running: what the evidence column says of a claim whose runs are not in yet.
 
@@ -892,7 +894,7 @@ def banino_parity_table(
     else:
         act_fails = [tau for tau, runs in taus.items() if any(m.accuracy < SOLVED for m in runs)]
         sensitive = [
-            "accuracy on the trained range by τ: "
+            f"{taus_network}, accuracy on the trained range by τ: "
             + ", ".join(f"{_mean([m.accuracy for m in runs]):.3f} at {tau:g}" for tau, runs in taus.items()),
             graded(len(act_fails), len(taus), f"values of τ where some seed stays below {SOLVED:g}"),
         ]
