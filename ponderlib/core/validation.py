@@ -108,7 +108,7 @@ def ensure_tensor(name: str, value: object, what: str = "") -> None:
 
 def ensure_same_device(**tensors: torch.Tensor) -> None:
     """``ValueError`` naming the first tensor on another device than the first one named
-    (``ensure_same_device(pointers=pointers, targets=batch.targets)``): on a GPU machine a batch the
+    (``ensure_same_device(batch=batch.targets, pointers=pointers)``): on a GPU machine a batch the
     library builds lives on the GPU while a tensor typed by hand lives on the CPU, and torch's own error
     names neither argument."""
     (first, reference), *others = tensors.items()
