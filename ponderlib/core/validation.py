@@ -110,7 +110,9 @@ def ensure_same_device(**tensors: torch.Tensor) -> None:
     """``ValueError`` naming the first tensor on another device than the first one named
     (``ensure_same_device(batch=batch.targets, pointers=pointers)``): on a GPU machine a batch the
     library builds lives on the GPU while a tensor typed by hand lives on the CPU, and torch's own error
-    names neither argument."""
+    names neither argument. ``TypeError`` naming the first that is not a tensor, as :func:`ensure_tensor`."""
+    for name, tensor in tensors.items():
+        ensure_tensor(name, tensor)
     (first, reference), *others = tensors.items()
     for name, tensor in others:
         if tensor.device != reference.device:

@@ -332,7 +332,6 @@ def same_polygon(pointers: torch.Tensor, batch: HullBatch) -> torch.Tensor:
     Checked as :func:`hull_metrics` checks ``pointers``.
     """
     ensure_type("batch", batch, HullBatch)
-    ensure_tensor("pointers", pointers, " of integer positions, shape (B, T)")
     ensure_same_device(batch=batch.targets, pointers=pointers)
     end = batch.targets.shape[1] - 1
     check_pointers(pointers, batch.lengths, end=end)
@@ -358,7 +357,6 @@ def hull_metrics(pointers: torch.Tensor, batch: HullBatch) -> HullMetrics:
     end and a real point of its set.
     """
     ensure_type("batch", batch, HullBatch)
-    ensure_tensor("pointers", pointers, " of integer positions, shape (B, T)")
     ensure_same_device(batch=batch.targets, pointers=pointers)
     check_pointers(pointers, batch.lengths, end=batch.targets.shape[1] - 1)
     width = batch.targets.shape[1]

@@ -215,8 +215,6 @@ def oracle_choices(inputs: torch.Tensor, available: torch.Tensor, order: str = "
     Returns:
         ``(B, N)`` bool; all False in a row with nothing available.
     """
-    ensure_tensor("inputs", inputs)
-    ensure_tensor("available", available)
     ensure_same_device(inputs=inputs, available=available)
     ascending = _ascending(order)
     fill = float("inf") if ascending else float("-inf")
@@ -242,8 +240,6 @@ def sort_loss(output: DecoderOutput, inputs: torch.Tensor, lengths: torch.Tensor
     Shapes: ``output.log_probs (B, T, N)``, ``inputs (B, N)``, ``lengths (B,)``; returns a scalar.
     """
     ensure_type("output", output, DecoderOutput)
-    ensure_tensor("inputs", inputs)
-    ensure_tensor("lengths", lengths)
     ensure_same_device(output=output.log_probs, inputs=inputs, lengths=lengths)
     B, T, N = output.log_probs.shape
     right = oracle_choices(inputs.unsqueeze(1).expand(B, T, N).reshape(B * T, N),
@@ -273,7 +269,6 @@ def sort_metrics(pointers: torch.Tensor, batch: SortBatch) -> SortMetrics:
     real position of its array.
     """
     ensure_type("batch", batch, SortBatch)
-    ensure_tensor("pointers", pointers, " of integer positions, shape (B, T)")
     ensure_same_device(batch=batch.inputs, pointers=pointers)
     check_pointers(pointers, batch.lengths)
     valid = pointers >= 0  # (B, T)
