@@ -201,6 +201,30 @@ def test_hull_training_figures_from_histories_and_from_summaries_draw_the_same_c
     plt.close("all")
 
 
+def test_decoder_curves_from_summaries_draw_each_seed_and_their_mean():
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures.pointer import decoder_curves_evidence_figure
+
+    def summary(exact, loss):
+        return {"curve": {"update": [50, 100], "exact_match": exact, "loss": loss}}
+
+    runs = {"seq2seq": [summary([0.1, 0.3], [1.0, 0.5]), summary([0.3, 0.5], [0.8, 0.3])],
+            "pointer": [summary([0.9, 1.0], [0.1, 0.01])]}
+    fig = decoder_curves_evidence_figure(runs, "two decoders")
+    ax_acc, ax_loss = fig.axes
+    assert len(ax_acc.lines) == 2 + 1 + 1 + 1  # seq2seq: two seeds and their mean; the pointer: one and its mean
+    assert ax_acc.lines[2].get_ydata() == pytest.approx([0.2, 0.4]) and ax_loss.lines[2].get_ydata() == pytest.approx([0.9, 0.4])
+    assert ax_acc.lines[2].get_label() == "seq2seq: mean of 2 seeds" and fig.legends
+    late = summary([0.1, 0.2], [1.0, 0.5])
+    late["curve"]["update"] = [60, 110]
+    with pytest.raises(ValueError, match="every seq2seq curve must be evaluated at the same training updates"):
+        decoder_curves_evidence_figure({"seq2seq": [runs["seq2seq"][0], late]}, "mismatch")
+    with pytest.raises(ValueError, match="runs must map each decoder"):
+        decoder_curves_evidence_figure({"pointer": []}, "none")
+    plt.close("all")
+
+
 def test_examples_leave_the_model_in_its_mode(sort_run):
     sort_run.model.train()
     experiments.sort_examples(sort_run, 1, 5, 5)
@@ -237,6 +261,9 @@ def test_every_figure_is_at_most_the_column_wide_with_legible_text_and_legends_o
         "hull attention": figures.hull_attention_figure(hull.attention, hull.pointers, hull.length, "p"),
         "hull training": figures.hull_training_figure({2: hull_run.history}, "training"),
         "hull evidence": figures.hull_training_evidence_figure([hull_run.summary()], "evidence"),
+        "decoder evidence": figures.decoder_curves_evidence_figure(
+            {d: [sort_run.summary()] for d in ("seq2seq", "bahdanau", "luong", "pointer")}, "decoders"
+        ),
     }
     for name, fig in drawn.items():
         width, small = _texts_and_size(fig)
@@ -244,7 +271,7 @@ def test_every_figure_is_at_most_the_column_wide_with_legible_text_and_legends_o
         assert not small, (name, small)
         assert fig.dpi == style.DPI, name
         assert all(ax.get_legend() is None for ax in fig.axes), f"{name}: a legend inside the axes"
-    for name in ("curves", "length", "hull", "hull training", "hull evidence"):
+    for name in ("curves", "length", "hull", "hull training", "hull evidence", "decoder evidence"):
         assert drawn[name].legends, f"{name}: no legend below the panels"
     plt.close("all")
 

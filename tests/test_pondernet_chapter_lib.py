@@ -233,6 +233,7 @@ def _all_figures(tiny_runs):
         "histories": plots.plot_training_histories({m: r.history for m, r in tiny_runs.items()}),
         "difficulty": plots.plot_by_difficulty(evaluations, trained_max=2),
         "sensitivity": plots.plot_sensitivity({0.5: [halting] * 3}, {0.3: [halting] * 3, 0.5: [halting] * 3}),
+        "lambda robustness": plots.plot_lambda_robustness({0.3: [halting] * 3, 0.5: [halting] * 3}, {0.3: 3.0, 0.5: 2.0}, 0.95),
         "truncations": plots.plot_prior_truncations(
             {t: geometric_prior(0.1, 5, t) for t in ("last", "normalised")},
             {t: geometric_prior(0.3, 5, t) for t in ("last", "normalised")},
@@ -468,6 +469,34 @@ def test_lambda_tables_give_prior_and_learned_means():
     assert "| 0.5 | 1.33 | 1.60 (1.50 to 1.70) | 2.00 (1.00 to 3.00) | 0.900 (0.800 to 1.000) |" in evidence
     assert "in 20 of 20 seeds (at every step of the grid in 19 of 20 seeds)" in evidence
     assert "$\\lambda_p \\ge 0.2$ in 18 of 20 seeds, and at 0.5 in 17 of 20 seeds" in evidence
+
+
+def test_lambda_table_counts_the_seeds_that_solve():
+    runs = {0.5: [_halting(0.8, 1.0, [0.5, 0.5]), _halting(1.0, 3.0, [0.3, 0.7])], 0.9: [_halting(0.96, 1.0, [1.0, 0.0])] * 2}
+    table = text.lambda_table(runs, max_ponder_steps=2, solved=0.95)
+    assert table.splitlines()[0].endswith("| seeds at accuracy 0.95 or more |")
+    assert "| 0.5 | 1.33 | 1.60 (1.50 to 1.70) | 2.00 (1.00 to 3.00) | 0.900 (0.800 to 1.000) | 1 of 2 |" in table
+    assert "| 0.9 | 1.09 | 1.00 (1.00 to 1.00) | 1.00 (1.00 to 1.00) | 0.960 (0.960 to 0.960) | 2 of 2 |" in table
+    assert "seeds at" not in text.lambda_table(runs, max_ponder_steps=2)
+    with pytest.raises(ValueError, match="runs must map each lambda_p"):
+        text.lambda_table({0.5: []}, max_ponder_steps=2)
+
+
+def test_lambda_robustness_draws_the_seed_mean_and_the_prior():
+    runs = {0.1: [_halting(0.9, 5.0, [0.0, 1.0]), _halting(1.0, 5.0, [0.0, 0.0, 1.0])],
+            0.5: [_halting(0.5, 1.0, [1.0]), _halting(0.7, 1.0, [0.0, 1.0])]}
+    figure = plots.plot_lambda_robustness(runs, {0.1: 9.0, 0.5: 2.0}, solved=0.95)
+    ax_acc, ax_steps = figure.axes
+    lines = {line.get_label(): line for line in ax_steps.get_lines()}
+    assert lines["prior's mean $\\mathbb{E}_{p_G}[n]$"].get_ydata().tolist() == [9.0, 2.0]
+    means = [line for line in ax_steps.get_lines() if line.get_marker() == "o"]
+    assert [round(v, 6) for v in means[0].get_ydata()] == [2.5, 1.5]  # E[n]: (2 + 3) / 2, (1 + 2) / 2
+    accuracy = [line for line in ax_acc.get_lines() if line.get_marker() == "o"][0]
+    assert [round(v, 6) for v in accuracy.get_ydata()] == [0.95, 0.6]
+    assert len(ax_acc.get_lines()) == 2 + 1 + 1  # a line per seed, the mean, the solved line
+    plt.close(figure)
+    with pytest.raises(ValueError, match="prior_means must hold the lambda_p of runs"):
+        plots.plot_lambda_robustness(runs, {0.1: 9.0}, solved=0.95)
 
 
 def test_sensitivity_sentences_give_ranges_and_rates():

@@ -1,6 +1,7 @@
-"""Figures of chapter 3: attention maps, training curves of the decoders, convex hulls predicted
-against true; exact match against array length and the hulls' learning curves from run summaries (a
-live run's or a preset's committed evidence: every seed in a shade of the pointer's hue, and their mean).
+"""Figures of chapter 3: attention maps, training curves of the decoders (a live run's, and over seeds
+from evidence), convex hulls predicted against true; exact match against array length and the hulls'
+learning curves from run summaries (a live run's or a preset's committed evidence: every seed in a shade
+of the pointer's hue, and their mean).
 Colours and labels are the book's (:mod:`ponderlib.figures.style`); every figure is drawn at most
 :data:`~ponderlib.figures.style.MAX_WIDTH` wide, in :func:`~ponderlib.figures.style.book_style`.
 """
@@ -107,6 +108,42 @@ def training_curves_figure(histories: Mapping[str, History], title: str) -> Figu
     for ax in (ax_acc, ax_loss):
         _step_ticks(ax.xaxis)
     style.legend_below(fig, ncol=1)
+    fig.suptitle(title)
+    return fig
+
+
+@style.book_figure
+def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title: str) -> Figure:
+    """The decoders' learning curves from run summaries (their ``curve``: ``update``, ``exact_match`` and
+    ``loss`` at every evaluation; a preset's committed evidence): held-out exact match (left) and training
+    loss (right) against training updates, a thin line per seed and a thick one for the mean over seeds, in
+    each decoder's colour.
+
+    Args:
+        runs: a decoder (one of :data:`ponderlib.mechanisms.pointer.DECODERS`) -> its runs' summaries,
+            one per seed, every curve evaluated at the same training updates.
+        title: the figure's title.
+    """
+    if not runs or not all(runs.values()):
+        raise ValueError("runs must map each decoder to at least one run summary")
+    fig, (ax_acc, ax_loss) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
+    for decoder, summaries in runs.items():
+        updates = summaries[0]["curve"]["update"]
+        if any(summary["curve"]["update"] != updates for summary in summaries):
+            raise ValueError(f"every {decoder} curve must be evaluated at the same training updates")
+        for ax, metric in ((ax_acc, "exact_match"), (ax_loss, "loss")):
+            curves = np.array([summary["curve"][metric] for summary in summaries], dtype=float)  # (S, E)
+            for curve in curves:
+                ax.plot(updates, curve, color=style.color(decoder), lw=0.7, alpha=0.45)
+            ax.plot(updates, curves.mean(axis=0), color=style.color(decoder), lw=2.4,
+                    label=f"{style.label(decoder)}: mean of {len(curves)} seeds")
+    ax_acc.set(xlabel="training updates", ylabel="exact match (fraction)", ylim=(-0.02, 1.02))
+    ax_acc.set_title("held-out exact match")
+    ax_loss.set(xlabel="training updates", ylabel="loss (nats per step)", yscale="log")
+    ax_loss.set_title("training loss")
+    for ax in (ax_acc, ax_loss):
+        _step_ticks(ax.xaxis)
+    style.legend_below(fig, ax_acc, ncol=2)
     fig.suptitle(title)
     return fig
 

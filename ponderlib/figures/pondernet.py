@@ -1,5 +1,6 @@
 """Chapter 2's figures: PonderNet's halting distribution and its prior, the methods against difficulty
-over seeds, every ponder step's accuracy, and the sensitivity to ``tau`` and ``lambda_p``.
+over seeds, every ponder step's accuracy, the sensitivity to ``tau`` and ``lambda_p``, and the robustness
+to ``lambda_p`` at 16 entries.
 
 Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure``
 with labelled axes (units where there are units) and a title that says what it shows. Each draws in
@@ -183,6 +184,19 @@ def plot_by_difficulty(
     return fig
 
 
+def _seed_lines(ax, runs: Mapping[float, Sequence[object]], attribute: str, method: str, label: str | None) -> None:
+    """``attribute`` of each run against the grid's values: a thin line per seed (a shade of the method's
+    colour each) and a thick one, with markers, for the mean over seeds (labelled ``label``, if given)."""
+    values = list(runs)
+    seeds = min(len(seed_runs) for seed_runs in runs.values())
+    table = torch.tensor([[float(getattr(run, attribute)) for run in runs[value][:seeds]] for value in values])  # (V, S)
+    if seeds > 1:
+        for shade, seed_values in zip(style.seed_colors(method, seeds), table.T):
+            ax.plot(values, seed_values.tolist(), "-", color=shade, lw=0.7, alpha=0.6)
+    ax.plot(values, table.mean(dim=1).tolist(), "o-", color=style.color(method), lw=2.2, ms=4,
+            label=f"{label}: {_seeds_label(seeds)}" if label else None)
+
+
 @style.book_figure
 def plot_sensitivity(
     act_runs: Mapping[float, Sequence[object]],
@@ -201,26 +215,9 @@ def plot_sensitivity(
     methods = ((act_runs, "act", r"$\tau$"), (pondernet_runs, "pondernet", r"$\lambda_p$"))
     for column, (runs, method, name) in enumerate(methods):
         values = list(runs)
-        seeds = min(len(seed_runs) for seed_runs in runs.values())
-        color, label = style.color(method), style.label(method)
-        shades = style.seed_colors(method, seeds)
+        label = style.label(method)
         for row, attribute in enumerate(("accuracy", "mean_ponder_steps")):
-            table = torch.tensor(
-                [[float(getattr(run, attribute)) for run in runs[value][:seeds]] for value in values]
-            )  # (V, S)
-            ax = axes[row, column]
-            if seeds > 1:
-                for shade, seed_values in zip(shades, table.T):
-                    ax.plot(values, seed_values.tolist(), "-", color=shade, lw=0.7, alpha=0.6)
-            ax.plot(
-                values,
-                table.mean(dim=1).tolist(),
-                "o-",
-                color=color,
-                lw=2.2,
-                ms=4,
-                label=f"{label}: {_seeds_label(seeds)}",
-            )
+            _seed_lines(axes[row, column], runs, attribute, method, label if row == 0 else None)
         axes[0, column].set_title(f"{label}: sensitivity to {name}")
         axes[0, column].set_ylim(0.4, 1.02)
         axes[1, column].set_xlabel(f"{name} (log scale)")
@@ -230,6 +227,44 @@ def plot_sensitivity(
     axes[0, 0].set_ylabel("accuracy")
     axes[1, 0].set_ylabel("ponder steps at inference")
     style.legend_below(fig, ncol=2)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+@style.book_figure
+def plot_lambda_robustness(
+    runs: Mapping[float, Sequence[object]],
+    prior_means: Mapping[float, float],
+    solved: float,
+    title: str | None = None,
+) -> Figure:
+    """PonderNet against ``lambda_p`` (Banino et al.'s fig. 2b, c): accuracy (left) and the learned mean
+    ``E_p[n]`` beside the prior's mean (right), a thin line per seed and a thick one for the mean over seeds.
+
+    Args:
+        runs: ``lambda_p`` -> the runs at that value, one per seed, in the same seed order at every value,
+            in increasing ``lambda_p``; each has ``accuracy`` and ``expected_ponder_steps``
+            (:class:`ponderlib.experiments.parity.HaltingSummary`).
+        prior_means: ``lambda_p`` -> the mean of the prior the runs were trained with, for every key of ``runs``.
+        solved: the accuracy from which a run solves the task, drawn as a dotted line.
+    """
+    if set(prior_means) != set(runs):
+        raise ValueError(f"prior_means must hold the lambda_p of runs, {sorted(runs)}; got {sorted(prior_means)}")
+    values = list(runs)
+    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8), sharex=True)
+    _seed_lines(ax_acc, runs, "accuracy", "pondernet", style.label("pondernet"))
+    ax_acc.axhline(solved, color=style.PRIOR_COLOR, ls=":", lw=1, label=f"solved: accuracy {solved:g}")
+    ax_acc.set_ylim(0.4, 1.02)
+    ax_acc.set_ylabel("accuracy on the trained range")
+    _seed_lines(ax_steps, runs, "expected_ponder_steps", "pondernet", None)
+    ax_steps.plot(values, [prior_means[value] for value in values], "--", color=style.PRIOR_COLOR, lw=1.2,
+                  label=r"prior's mean $\mathbb{E}_{p_G}[n]$")
+    ax_steps.set_ylabel(r"learned mean $\mathbb{E}_p[n]$ (steps)")
+    ax_steps.set_ylim(bottom=0)
+    for ax in (ax_acc, ax_steps):
+        ax.set_xlabel(r"$\lambda_p$")
+    style.legend_below(fig, ncol=3)
     if title:
         fig.suptitle(title)
     return fig

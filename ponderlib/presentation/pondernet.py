@@ -528,6 +528,30 @@ def lambda_live(
     )
 
 
+def lambda_table(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps: int, solved: float | None = None) -> str:
+    """PonderNet's runs by ``lambda_p``: the prior's mean beside the learned mean ``E_p[n]``, the ponder steps
+    run at inference and the accuracy on the trained range, each as the mean over seeds and their range.
+
+    Args:
+        runs: ``lambda_p`` -> its runs, one per seed, in increasing ``lambda_p``.
+        max_ponder_steps: where the prior is cut (its mean is the normalised prior's).
+        solved: if given, a last column counts the seeds whose accuracy reaches it.
+    """
+    if not runs or not all(runs.values()):
+        raise ValueError("runs must map each lambda_p to at least one run")
+    header = ["$\\lambda_p$", "prior mean $\\mathbb E_{p_G}[n]$", "learned mean $\\mathbb E_p[n]$",
+              "ponder steps at inference", "accuracy"]
+    rows = [
+        [f"{value:g}", f"{_prior_mean(value, max_ponder_steps):.2f}", _spread([h.expected_ponder_steps for h in seeds]),
+         _spread([h.mean_ponder_steps for h in seeds]), _spread([h.accuracy for h in seeds], 3)]
+        + ([f"{sum(h.accuracy >= solved for h in seeds)} of {len(seeds)}"] if solved is not None else [])
+        for value, seeds in runs.items()
+    ]
+    if solved is not None:
+        header.append(f"seeds at accuracy {solved:g} or more")
+    return markdown_table(header, rows, align="r" * len(header))
+
+
 def lambda_evidence(
     runs: Mapping[float, Sequence[HaltingSummary]],
     rates: Sequence[Rate],
@@ -546,29 +570,9 @@ def lambda_evidence(
             at every ``lambda_p``.
     """
     values = list(runs)
-    rows = [
-        [
-            f"{value:g}",
-            f"{_prior_mean(value, max_ponder_steps):.2f}",
-            _spread([h.expected_ponder_steps for h in seeds]),
-            _spread([h.mean_ponder_steps for h in seeds]),
-            _spread([h.accuracy for h in seeds], 3),
-        ]
-        for value, seeds in runs.items()
-    ]
-    table = markdown_table(
-        [
-            "$\\lambda_p$",
-            "prior mean $\\mathbb E_{p_G}[n]$",
-            "learned mean $\\mathbb E_p[n]$",
-            "ponder steps at inference",
-            "accuracy",
-        ],
-        rows,
-        align="rrrrr",
-    )
     return (
-        f"Over the {len(runs[values[0]])} seeds of the evidence (mean, and the range over seeds):\n\n" + table + "\n\n"
+        f"Over the {len(runs[values[0]])} seeds of the evidence (mean, and the range over seeds):\n\n"
+        + lambda_table(runs, max_ponder_steps) + "\n\n"
         f"A larger $\\lambda_p$ makes the network ponder less: the learned mean falls from $\\lambda_p = "
         f"{values[0]:g}$ to {values[-1]:g} in {rates[0]} (at every step of the grid in {rates[1]}). It sits above the "
         f"prior's mean at every $\\lambda_p \\ge 0.2$ in {rates[3]}, and at {values[0]:g} in {rates[4]}: parity needs "
