@@ -101,13 +101,18 @@ def training_curves_figure(histories: Mapping[str, History], title: str) -> Figu
         line = {"color": style.color(decoder), "label": style.label(decoder)}
         ax_acc.plot(history.update, history.metrics["exact_match"], marker=".", **line)
         ax_loss.plot(history.update, history.loss, **line)
+    return _finish_decoder_curves(fig, ax_acc, ax_loss, title, legend_columns=1)
+
+
+def _finish_decoder_curves(fig: Figure, ax_acc, ax_loss, title: str, legend_columns: int) -> Figure:
+    """The axes, legend and title the two decoder training figures share."""
     ax_acc.set(xlabel="training updates", ylabel="exact match (fraction)", ylim=(-0.02, 1.02))
     ax_acc.set_title("held-out exact match")
     ax_loss.set(xlabel="training updates", ylabel="loss (nats per step)", yscale="log")
     ax_loss.set_title("training loss")
     for ax in (ax_acc, ax_loss):
         _step_ticks(ax.xaxis)
-    style.legend_below(fig, ncol=1)
+    style.legend_below(fig, ax_acc, ncol=legend_columns)
     fig.suptitle(title)
     return fig
 
@@ -137,15 +142,7 @@ def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title:
                 ax.plot(updates, curve, color=style.color(decoder), lw=0.7, alpha=0.45)
             ax.plot(updates, curves.mean(axis=0), color=style.color(decoder), lw=2.4,
                     label=f"{style.label(decoder)}: mean of {len(curves)} seeds")
-    ax_acc.set(xlabel="training updates", ylabel="exact match (fraction)", ylim=(-0.02, 1.02))
-    ax_acc.set_title("held-out exact match")
-    ax_loss.set(xlabel="training updates", ylabel="loss (nats per step)", yscale="log")
-    ax_loss.set_title("training loss")
-    for ax in (ax_acc, ax_loss):
-        _step_ticks(ax.xaxis)
-    style.legend_below(fig, ax_acc, ncol=2)
-    fig.suptitle(title)
-    return fig
+    return _finish_decoder_curves(fig, ax_acc, ax_loss, title, legend_columns=2)
 
 
 @style.book_figure
