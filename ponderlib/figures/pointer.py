@@ -50,6 +50,14 @@ def _seeds_and_mean(ax, x: Sequence[float], curves: np.ndarray, seeds: Sequence[
         ax.plot(x, curves.mean(axis=0), "o-", color=style.color(method), lw=2.6, ms=4, label=f"mean of {count} seeds")
 
 
+def _shared_updates(summaries: Sequence[Mapping], whose: str) -> list[int]:
+    """The training updates at which every summary's ``curve`` was evaluated (they must all agree)."""
+    updates = summaries[0]["curve"]["update"]
+    if any(summary["curve"]["update"] != updates for summary in summaries):
+        raise ValueError(f"every {whose} curve must be evaluated at the same training updates")
+    return updates
+
+
 @style.book_figure
 def attention_map_figure(attention: torch.Tensor, inputs: torch.Tensor, pointers: torch.Tensor, title: str) -> Figure:
     """Heat map of one example's attention: output step ``i`` (rows) against input position ``j``.
@@ -133,9 +141,7 @@ def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title:
         raise ValueError("runs must map each decoder to at least one run summary")
     fig, (ax_acc, ax_loss) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
     for decoder, summaries in runs.items():
-        updates = summaries[0]["curve"]["update"]
-        if any(summary["curve"]["update"] != updates for summary in summaries):
-            raise ValueError(f"every {decoder} curve must be evaluated at the same training updates")
+        updates = _shared_updates(summaries, decoder)
         for ax, metric in ((ax_acc, "exact_match"), (ax_loss, "loss")):
             curves = np.array([summary["curve"][metric] for summary in summaries], dtype=float)  # (S, E)
             for curve in curves:
@@ -333,9 +339,7 @@ def hull_training_evidence_figure(summaries: Sequence[Mapping], title: str) -> F
     a thin line per seed in a shade of the pointer's hue and a thick line for their mean."""
     if len(summaries) == 0:
         raise ValueError("summaries must hold at least one run, got none")
-    updates = summaries[0]["curve"]["update"]
-    if any(summary["curve"]["update"] != updates for summary in summaries):
-        raise ValueError("every summary's curve must be evaluated at the same training updates")
+    updates = _shared_updates(summaries, "summary's")
     seeds = [summary.get("seed", k) for k, summary in enumerate(summaries)]
     fig, (ax_acc, ax_area) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8))
     for ax, metric in ((ax_acc, "accuracy"), (ax_area, "area_coverage")):
