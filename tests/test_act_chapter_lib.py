@@ -288,7 +288,7 @@ def test_act_plots_build_from_real_results():
     for figure in figures:
         bottom = [ax for ax in figure.axes if ax.get_subplotspec().is_last_row()]  # panels above share their x axis
         assert figure.axes and all(ax.get_xlabel() for ax in bottom)
-        assert figure.get_size_inches()[0] <= style.MAX_WIDTH
+        assert style.shown_width(figure) <= style.SHOWN_WIDTH
         plt.close(figure)
     figure = plot_sequence_ponder(
         torch.tensor([[1, 2], [3, 1]]), torch.tensor([[1, 4], [2, 2]]), torch.tensor([[True, False], [True, True]])
@@ -302,14 +302,14 @@ def test_act_plots_build_from_real_results():
 
 def test_act_figures_fit_the_column_two_panels_in_a_row_at_most():
     three = plot_halting_sum([[0.1, 0.3, 0.4, 0.5, 0.2], [0.995, 0.5, 0.5, 0.5, 0.5], [0.05] * 5], eps=0.01)
-    assert three.get_size_inches()[0] <= style.MAX_WIDTH
+    assert style.shown_width(three) <= style.SHOWN_WIDTH
     drawn = [ax for ax in three.axes if ax.axison]
     assert (
         len(drawn) == 3 and len({ax.get_position().x0 for ax in drawn}) == 2
     )  # a 2 x 2 grid, one place for the legend
     assert three.axes[3].get_legend() is not None  # the legend in the empty place, off the data
     one = plot_halting_sum([[0.1, 0.3, 0.4, 0.5, 0.2]], eps=0.01)
-    assert one.get_size_inches()[0] <= style.MAX_WIDTH and one.legends  # a single panel: the legend below
+    assert style.shown_width(one) <= style.SHOWN_WIDTH and one.legends  # a single panel: the legend below
     assert "N = 4, R = 0.20, ρ = 4.20" in one.axes[0].get_title()
     for figure in (three, one):
         texts = [t for ax in figure.axes for t in (ax.title, ax.xaxis.label, *ax.get_xticklabels())]
@@ -330,7 +330,7 @@ def test_seed_curves_draw_each_seed_in_its_own_shade_and_say_how_many_seeds():
     assert [line.get_color() for line in lines[:3]] == style.seed_colors("act", 3)
     assert lines[3].get_label() == "mean of 3 seeds" and lines[3].get_color() == style.color("act")
     assert lines[2].get_label() == "seed 2 (r undefined: constant N)"
-    assert figure.get_size_inches()[0] <= style.MAX_WIDTH and figure.legends
+    assert style.shown_width(figure) <= style.SHOWN_WIDTH and figure.legends
     plt.close(figure)
     one = plot_seed_curves(
         replace(
@@ -349,7 +349,7 @@ def test_seed_curves_draw_each_seed_in_its_own_shade_and_say_how_many_seeds():
 def test_ponder_during_training_puts_groups_in_columns_and_refuses_three():
     runs = train_seeds(TINY, [0, 1], snapshot_every=2)
     figure = plot_ponder_during_training({"b_h = 3": runs, "b_h = 1": runs})
-    assert figure.get_size_inches()[0] <= style.MAX_WIDTH
+    assert style.shown_width(figure) <= style.SHOWN_WIDTH
     assert len(figure.axes) == 4 and len({round(ax.get_position().x0, 3) for ax in figure.axes}) == 2
     plt.close(figure)
     with pytest.raises(ValueError, match="groups"):
@@ -359,7 +359,7 @@ def test_ponder_during_training_puts_groups_in_columns_and_refuses_three():
 def test_tau_trade_off_and_its_pages():
     sweep = train_tau_grid([0.001, 0.01, 0.1], [0, 1], TINY, snapshot_every=2)
     figure = plot_tau_trade_off(sweep)
-    assert figure.get_size_inches()[0] <= style.MAX_WIDTH
+    assert style.shown_width(figure) <= style.SHOWN_WIDTH
     error_panel = next(ax for ax in figure.axes if ax.get_ylabel() == "held-out error (%)")
     assert [t.get_text() for t in error_panel.get_xticklabels()] == ["0.001", "0.01", "0.1"]  # one tick per tau
     assert [c.get_facecolor()[0].tolist() for c in error_panel.collections[:2]] == [

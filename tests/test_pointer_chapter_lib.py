@@ -238,7 +238,7 @@ def _texts_and_size(fig):
 
     from ponderlib.figures import style
 
-    width, _ = fig.get_size_inches()
+    width = style.shown_width(fig)
     small = [t.get_text() for t in fig.findobj(Text) if t.get_text() and t.get_fontsize() < style.FONT_SIZE]
     return width, small
 
@@ -267,7 +267,7 @@ def test_every_figure_is_at_most_the_column_wide_with_legible_text_and_legends_o
     }
     for name, fig in drawn.items():
         width, small = _texts_and_size(fig)
-        assert width <= style.MAX_WIDTH, (name, width)
+        assert width <= style.SHOWN_WIDTH, (name, width)
         assert not small, (name, small)
         assert fig.dpi == style.DPI, name
         assert all(ax.get_legend() is None for ax in fig.axes), f"{name}: a legend inside the axes"

@@ -251,7 +251,7 @@ def _all_figures(tiny_runs):
 def test_pondernet_figures_fit_the_column_with_legible_text(tiny_runs):
     for name, figure in _all_figures(tiny_runs).items():
         figure.canvas.draw()
-        assert figure.get_size_inches()[0] <= style.MAX_WIDTH + 1e-9, name
+        assert style.shown_width(figure) <= style.SHOWN_WIDTH, name
         assert figure.dpi == style.DPI, name
         texts = [t for t in figure.findobj(matplotlib.text.Text) if t.get_text() and t.get_visible()]
         assert min(t.get_fontsize() for t in texts) >= style.FONT_SIZE, name

@@ -468,7 +468,7 @@ def test_plot_each_seed_and_the_mean_in_the_methods_colours(reference):
     assert [t.get_text() for t in fig.legends[0].get_texts()] == [
         "ACT: each seed (dots), mean of 2 seeds (line)", "PonderNet: each seed (dots), mean of 2 seeds (line)"
     ]
-    assert fig.get_size_inches()[0] <= style.MAX_WIDTH
+    assert style.shown_width(fig) <= style.SHOWN_WIDTH
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0.01", "0.1"]  # a tick at each value, no others
     with pytest.raises(ValueError, match="metric='accuracy' is not measured"):
         plot_sweep(reference.records, "tau", "accuracy")

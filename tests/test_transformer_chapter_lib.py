@@ -510,8 +510,8 @@ def _check_layout(figure, integer_axes=()):
     from ponderlib.figures import style
 
     figure.canvas.draw()
-    width, _ = figure.get_size_inches()
-    assert width <= style.MAX_WIDTH + 1e-9
+    assert figure.get_size_inches()[0] <= style.MAX_WIDTH + 1e-9
+    assert style.shown_width(figure) <= style.SHOWN_WIDTH
     assert figure.dpi == style.DPI
     texts = [t for t in figure.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text()]
     assert texts and min(t.get_fontsize() for t in texts) >= style.FONT_SIZE

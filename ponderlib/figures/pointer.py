@@ -139,7 +139,7 @@ def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title:
     """
     if not runs or not all(runs.values()):
         raise ValueError("runs must map each decoder to at least one run summary")
-    fig, (ax_acc, ax_loss) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
+    fig, (ax_acc, ax_loss) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 4.6))  # the legend: a line a decoder
     for decoder, summaries in runs.items():
         updates = _shared_updates(summaries, decoder)
         for ax, metric in ((ax_acc, "exact_match"), (ax_loss, "loss")):
@@ -147,8 +147,8 @@ def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title:
             for curve in curves:
                 ax.plot(updates, curve, color=style.color(decoder), lw=0.7, alpha=0.45)
             ax.plot(updates, curves.mean(axis=0), color=style.color(decoder), lw=2.4,
-                    label=f"{style.label(decoder)}: mean of {len(curves)} seeds")
-    return _finish_decoder_curves(fig, ax_acc, ax_loss, title, legend_columns=2)
+                    label=f"{style.label(decoder)}: mean of {len(curves)} seed{'s' * (len(curves) > 1)}")
+    return _finish_decoder_curves(fig, ax_acc, ax_loss, title, legend_columns=1)
 
 
 @style.book_figure

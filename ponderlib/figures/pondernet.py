@@ -264,7 +264,7 @@ def plot_lambda_robustness(
     ax_steps.set_ylim(bottom=0)
     for ax in (ax_acc, ax_steps):
         ax.set_xlabel(r"$\lambda_p$")
-    style.legend_below(fig, ncol=3)
+    style.legend_below(fig, ncol=2)
     if title:
         fig.suptitle(title)
     return fig

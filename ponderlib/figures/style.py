@@ -68,6 +68,11 @@ FONT_SIZE = 11
 MAX_WIDTH = 6.2
 """The widest a figure is drawn, in inches (two panels side by side); wider would shrink its text."""
 
+SHOWN_WIDTH = 6.5
+"""The widest a figure may be as a page shows it (:func:`shown_width`), in inches: ``MAX_WIDTH``, the
+padding Jupyter saves around it and a little text past the panels' edges. 11 pt on a phone 390 px wide:
+11 * 390 / (6.5 * 72) = 9.2 px."""
+
 RC = {
     "figure.dpi": DPI,
     "savefig.dpi": DPI,
@@ -102,6 +107,24 @@ def book_style():
         yield
     finally:
         matplotlib.rcParams.update(saved)
+
+
+def shown_width(fig) -> float:
+    """The width in inches of ``fig`` as a page shows it: Jupyter saves a figure cropped to what is drawn
+    (``bbox_inches="tight"``, with matplotlib's padding), so a legend or a label wider than the panels
+    widens the image, and the page then shrinks it and its text. At most ``MAX_WIDTH`` plus the padding
+    keeps the text legible on a phone.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig = plt.figure(figsize=(2.0, 1.0)); _ = fig.text(0.5, 0.5, "x" * 80)
+    >>> bool(shown_width(fig) > 2.0)
+    True
+    >>> plt.close(fig)
+    """
+    import matplotlib
+
+    fig.canvas.draw()
+    return fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * matplotlib.rcParams["savefig.pad_inches"]
 
 
 def book_figure(draw):
