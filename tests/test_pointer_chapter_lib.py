@@ -142,6 +142,23 @@ def test_still_rising_compares_the_end_with_the_middle():
         experiments.still_rising(history, "exact_match")
 
 
+def test_updates_to_reach_is_the_first_evaluation_at_the_threshold_live_or_from_evidence():
+    history = History()
+    for update, exact in zip((500, 1000, 1500, 2000), (0.5, 0.95, 0.90, 0.99)):
+        history.record(update, 0.0, 1.0, {"exact_match": exact})
+    assert experiments.updates_to_reach(history, "exact_match", 0.95) == 1000  # reached at 0.95 exactly, not only above
+    assert experiments.updates_to_reach(history, "exact_match", 0.96) == 2000  # the dip at 1,500 does not count
+    assert experiments.updates_to_reach(history, "exact_match", 0.999) is None  # never
+    summary_curve = {"update": [500, 1000, 1500, 2000], "exact_match": [0.5, 0.95, 0.90, 0.99], "loss": [1, 1, 1, 1]}
+    assert experiments.updates_to_reach(summary_curve, "exact_match", 0.96) == 2000
+    with pytest.raises(ValueError, match="metric must be one the curve recorded .'exact_match', 'loss'.; got 'accuracy'"):
+        experiments.updates_to_reach(summary_curve, "accuracy", 0.9)
+    with pytest.raises(ValueError, match="metric"):
+        experiments.updates_to_reach(summary_curve, "update", 0.9)
+    with pytest.raises(ValueError, match="4 updates but 3 values"):
+        experiments.updates_to_reach({**summary_curve, "exact_match": [0.1, 0.2, 0.3]}, "exact_match", 0.9)
+
+
 def test_rising_at_end_by_hand():
     assert experiments.rising_at_end([0.1, 0.3, 0.2, 0.4])  # 0.4 > values[2] = 0.2
     assert not experiments.rising_at_end([0.1, 0.5, 0.5])  # 0.5 is not above values[1] = 0.5

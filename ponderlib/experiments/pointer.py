@@ -213,3 +213,21 @@ def still_rising(curve: History | Mapping[str, Sequence[float]], metric: str) ->
     if not values:
         raise ValueError(f"metric must be one the curve recorded ({', '.join(map(repr, metrics))}); got {metric!r}")
     return rising_at_end(values)
+
+
+def updates_to_reach(curve: History | Mapping[str, Sequence[float]], metric: str, threshold: float) -> int | None:
+    """The first training update at which held-out ``metric`` reached ``threshold`` (at least it), or ``None``
+    when no evaluation did: how fast a run learns, read from a :class:`~ponderlib.core.engine.History` or
+    from a summary's ``curve`` (its ``update`` and one value per evaluation), live runs and evidence alike.
+
+    >>> updates_to_reach({"update": [500, 1000, 1500], "exact_match": [0.6, 0.96, 0.94]}, "exact_match", 0.95)
+    1000
+    """
+    updates, metrics = (curve.update, curve.metrics) if isinstance(curve, History) else (curve["update"], curve)
+    values = metrics.get(metric)
+    if not values or metric == "update":
+        names = ", ".join(repr(name) for name in metrics if name != "update")
+        raise ValueError(f"metric must be one the curve recorded ({names}); got {metric!r}")
+    if len(values) != len(updates):
+        raise ValueError(f"the curve holds {len(updates)} updates but {len(values)} values of {metric!r}")
+    return next((int(update) for update, value in zip(updates, values) if value >= threshold), None)
