@@ -424,6 +424,39 @@ def test_decoder_table_and_sentences_by_hand():
     assert sentence.endswith("it sorts more arrays exactly in 1 of 2 seeds.")
 
 
+def test_converged_decoder_table_by_hand():
+    from ponderlib.presentation.pointer import converged_decoder_sentence, converged_decoder_table
+
+    def summary(seed, exact, curve):
+        return {"seed": seed, "exact_match": exact, "curve": {"update": [500, 1000, 1500], "exact_match": curve}}
+
+    runs = {
+        "seq2seq": [summary(0, 0.99, [0.5, 0.96, 0.99]), summary(1, 0.97, [0.4, 0.8, 0.95])],
+        "pointer": [summary(0, 1.0, [0.99, 1.0, 1.0]), summary(1, 1.0, [0.97, 0.99, 1.0])],
+    }
+    assert converged_decoder_table(runs).split("\n") == [
+        "| decoder | exact match at the end, seed 0, seed 1 | mean | first at 95% held out (updates), per seed "
+        "| first at 99% held out (updates), per seed |",
+        "|:---|---:|---:|---:|---:|",
+        "| seq2seq | 0.990, 0.970 | 0.980 | 1,000 / 1,500 | 1,500 / never |",
+        "| pointer network | 1.000, 1.000 | 1.000 | 500 / 500 | 500 / 1,000 |",
+    ]
+    with pytest.raises(ValueError, match="seeds \\[0, 1\\] in that order; pointer holds others"):
+        converged_decoder_table({"seq2seq": runs["seq2seq"], "pointer": runs["pointer"][::-1]})
+    with pytest.raises(ValueError, match="thresholds must be fractions in \\(0, 1\\]"):
+        converged_decoder_table(runs, thresholds=(95,))
+    with pytest.raises(ValueError, match="at least one run summary"):
+        converged_decoder_table({"pointer": []})
+    sentence = converged_decoder_sentence(runs, 1500)
+    assert sentence == (
+        "After 1,500 training updates the share of test arrays sorted exactly is 97.0% to 99.0% (mean 98.0%) for "
+        "seq2seq, 100.0% in each of the 2 seeds for pointer network. Held-out exact match first reaches 95% at "
+        "update 1,250 for seq2seq and 500 for pointer network (the median over seeds)."
+    )
+    assert "at update 1,500 for seq2seq (never in 1 of its 2 seeds)" in converged_decoder_sentence(runs, 1500, 0.99)
+    assert "never for seq2seq" in converged_decoder_sentence({"seq2seq": runs["seq2seq"]}, 1500, 0.999)
+
+
 HULLS = {
     "accuracy": {5: [0.7, 0.6], 10: [0.45, 0.4], 20: [0.1, 0.2]},
     "area_coverage": {5: [0.9, 1.0], 10: [0.98, 0.99], 20: [0.95, 0.97]},
@@ -477,3 +510,17 @@ def test_paper_table_reads_every_rate_by_its_name():
     assert "length 20 at 96.0% to 97.0% (mean 96.5%) exact" in rows[3]
     with pytest.raises(ValueError, match="sort_20 missing"):
         paper_table(HULLS, decoders, [0.96], 200, {k: v for k, v in rates.items() if k != "sort_20"})
+    converged = {"seq2seq": [0.99, 0.995], "bahdanau": [1.0, 0.999], "luong": [1.0, 1.0], "pointer": [1.0, 1.0]}
+    with pytest.raises(ValueError, match="converged_ahead, converged_faster; converged_ahead, converged_faster missing"):
+        paper_table(HULLS, decoders, [0.96, 0.97], 200, rates, converged, 20000)
+    rates |= {"converged_ahead": Rate(0, 2), "converged_faster": Rate(2, 2)}
+    with_converged = paper_table(HULLS, decoders, [0.96, 0.97], 200, rates, converged, 20000)
+    assert _is_table(with_converged, 4, 5) and with_converged.split("\n")[:5] == table.split("\n")[:5]
+    row = with_converged.split("\n")[5]
+    assert "on sorting, 20,000 updates, 2 seeds, exact match: seq2seq 99.0% to 99.5% (mean 99.2%), " in row
+    assert "by 0.2 or more: not reproduced (0 of 2 seeds)" in row and "every seq2seq decoder: reproduced in every seed" in row
+    assert table.split("\n")[5] == with_converged.split("\n")[6]  # the row after it unchanged
+    with pytest.raises(ValueError, match="converged must hold every decoder"):
+        paper_table(HULLS, decoders, [0.96], 200, rates, {"pointer": [1.0]}, 20000)
+    with pytest.raises(ValueError, match="given together"):
+        paper_table(HULLS, decoders, [0.96], 200, rates, converged)

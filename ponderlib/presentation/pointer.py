@@ -13,8 +13,9 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ponderlib.experiments.pointer import BeamScore, mean_and_half_range
+from ponderlib.experiments.pointer import BeamScore, mean_and_half_range, updates_to_reach
 from ponderlib.figures import style
+from ponderlib.mechanisms.pointer import DECODERS
 from ponderlib.presentation.tables import markdown_table, number_word, verdict
 from ponderlib.sweep.evidence import Rate
 
@@ -31,6 +32,9 @@ PAPER_RATES = (
     "sort_20",
 )
 """The claims' rates :func:`paper_table` reads, by short name (see its docstring)."""
+
+CONVERGED_RATES = ("converged_ahead", "converged_faster")
+"""The rates :func:`paper_table` also reads when it is given the decoders at one large budget."""
 
 
 def spread(values: Sequence[float]) -> str:
@@ -177,6 +181,69 @@ def decoder_evidence_sentence(exact: Mapping[str, Sequence[float]], updates: int
     )
 
 
+def _updates(update: int | None) -> str:
+    return "never" if update is None else f"{update:,}"
+
+
+def converged_decoder_table(runs: Mapping[str, Sequence[Mapping]], thresholds: Sequence[float] = (0.95, 0.99)) -> str:
+    """The decoders at one large budget, from run summaries (a preset's evidence): exact match on the test
+    arrays at the end, per seed and its mean, and for each of ``thresholds`` the training update at which
+    held-out exact match first reached it (:func:`~ponderlib.experiments.pointer.updates_to_reach`), per
+    seed, "never" when no evaluation did.
+
+    Args:
+        runs: decoder -> its runs' summaries (``exact_match``, ``curve`` and ``seed``), in seed order.
+        thresholds: fractions of held-out arrays sorted exactly.
+    """
+    if not runs or not all(runs.values()):
+        raise ValueError("runs must map each decoder to at least one run summary")
+    if not thresholds or not all(0.0 < threshold <= 1.0 for threshold in thresholds):
+        raise ValueError(f"thresholds must be fractions in (0, 1], at least one; got {list(thresholds)}")
+    seeds = [summary["seed"] for summary in next(iter(runs.values()))]
+    rows = []
+    for decoder, summaries in runs.items():
+        if [summary["seed"] for summary in summaries] != seeds:
+            raise ValueError(f"every decoder must hold the seeds {seeds} in that order; {decoder} holds others")
+        exact = [summary["exact_match"] for summary in summaries]
+        first = [
+            " / ".join(_updates(updates_to_reach(s["curve"], "exact_match", threshold)) for s in summaries)
+            for threshold in thresholds
+        ]
+        rows.append([style.label(decoder), ", ".join(f"{x:.3f}" for x in exact), f"{statistics.mean(exact):.3f}", *first])
+    header = [
+        "decoder",
+        "exact match at the end, " + ", ".join(f"seed {s}" for s in seeds),
+        "mean",
+        *(f"first at {threshold:.0%} held out (updates), per seed" for threshold in thresholds),
+    ]
+    return markdown_table(header, rows, align="lrr" + "r" * len(thresholds))
+
+
+def converged_decoder_sentence(runs: Mapping[str, Sequence[Mapping]], updates: int, threshold: float = 0.95) -> str:
+    """The decoders at one large budget in a sentence (``runs`` as in :func:`converged_decoder_table`): the
+    share of test arrays each sorts exactly after ``updates`` training updates, over its seeds, and the
+    median update at which its held-out exact match first reached ``threshold`` (with the seeds in which
+    it never did)."""
+    if not runs or not all(runs.values()):
+        raise ValueError("runs must map each decoder to at least one run summary")
+    exact = ", ".join(
+        f"{spread([s['exact_match'] for s in summaries])} for {style.label(decoder)}" for decoder, summaries in runs.items()
+    )
+    first = []
+    for decoder, summaries in runs.items():
+        reached = [updates_to_reach(s["curve"], "exact_match", threshold) for s in summaries]
+        done = [update for update in reached if update is not None]
+        text = f"{statistics.median(done):,.0f} for {style.label(decoder)}" if done else f"never for {style.label(decoder)}"
+        if done and len(done) < len(reached):
+            text += f" (never in {len(reached) - len(done)} of its {len(reached)} seeds)"
+        first.append(text)
+    listed = ", ".join(first[:-1]) + (" and " if len(first) > 1 else "") + first[-1]
+    return (
+        f"After {updates:,} training updates the share of test arrays sorted exactly is {exact}. Held-out exact "
+        f"match first reaches {threshold:.0%} at update {listed} (the median over seeds)."
+    )
+
+
 def _check_hull_metrics(metrics: Mapping[str, Mapping[int, Sequence[float]]]) -> None:
     missing = [name for name in HULL_METRICS if name not in metrics]
     if missing:
@@ -258,6 +325,8 @@ def paper_table(
     sort_at_20: Sequence[float],
     updates: int,
     rates: Mapping[str, Rate],
+    converged: Mapping[str, Sequence[float]] | None = None,
+    converged_updates: int | None = None,
 ) -> str:
     """Vinyals et al.'s claims (Table 1 and sec. 4) against the evidence: the paper's setting and number,
     the evidence's (20 seeds), and the verdict from each claim's rate.
@@ -273,12 +342,20 @@ def paper_table(
             (``hull_rising``), hull accuracy falling from 5 to 10 to 20 points (``hull_falls``), hull area
             on 20 points at least 0.90 (``hull_area_20``), the pointer ahead of the better seq2seq decoder
             by 0.2 or more (``pointer_ahead``), attention ahead of plain seq2seq (``attention_helps``),
-            sorting at least 90% exact at length 20 (``sort_20``).
+            sorting at least 90% exact at length 20 (``sort_20``); with ``converged``, also the names of
+            :data:`CONVERGED_RATES`: the pointer ahead of the better seq2seq decoder by 0.2 or more at the end
+            (``converged_ahead``), the pointer's held-out exact match reaching 95% before every seq2seq
+            decoder's (``converged_faster``).
+        converged: the decoders at one large budget, ``converged_updates`` training updates: decoder ->
+            exact match per seed (every decoder of :data:`ponderlib.mechanisms.pointer.DECODERS`).
     """
     _check_hull_metrics(hulls)
-    missing = [name for name in PAPER_RATES if name not in rates]
+    names = PAPER_RATES + (CONVERGED_RATES if converged is not None else ())
+    missing = [name for name in names if name not in rates]
     if missing:
-        raise ValueError(f"rates must hold {', '.join(PAPER_RATES)}; {', '.join(missing)} missing")
+        raise ValueError(f"rates must hold {', '.join(names)}; {', '.join(missing)} missing")
+    if (converged is None) != (converged_updates is None):
+        raise ValueError("converged and converged_updates must be given together")
     accuracy_10, area_10 = hulls["accuracy"][10], hulls["area_coverage"][10]
 
     def means(name: str) -> str:
@@ -294,7 +371,7 @@ def paper_table(
         ],
         [
             "accuracy falls with n, area stays high",
-            "trained on 5-50; n = 5: 92.0%, 10: 87.0%, 50: 69.6%, 100: 50.3%, 200: 22.1%, 500: 1.3%; area 99.6-99.9%",
+            "trained on 5-50; n = 5: 92.0%, 10: 87.0%, 50: 69.6%, 100: 50.3%, 200: 22.1%, 500: 1.3%; area 99.2% (n = 500) to 99.9%",
             f"trained on 5-10; mean accuracy n = {means('accuracy')}; mean area n = {means('area_coverage')}",
             f"in shape: accuracy falls from 5 to 10 to 20 points, {verdict(rates['hull_falls'])}; area at least "
             f"90% on 20 points, {verdict(rates['hull_area_20'])}",
@@ -307,6 +384,7 @@ def paper_table(
             f"on sorting, the pointer ahead of both by 0.2 or more: {verdict(rates['pointer_ahead'])}; attention "
             f"ahead of plain seq2seq: {verdict(rates['attention_helps'])}; not tested on hulls",
         ],
+        *([_converged_row(converged, converged_updates, rates)] if converged is not None else []),
         [
             "pointers generalise past the trained length (sec. 4)",
             "sorting and hulls beyond the trained n",
@@ -319,7 +397,27 @@ def paper_table(
     header = [
         "claim (Table 1 and sec. 4)",
         "paper: setting, number",
-        "the evidence, 20 seeds: setting, number",
+        "the evidence (20 seeds unless said): setting, number",
         "verdict",
     ]
     return markdown_table(header, rows)
+
+
+def _converged_row(converged: Mapping[str, Sequence[float]], updates: int, rates: Mapping[str, Rate]) -> list[str]:
+    """:func:`paper_table`'s row of the decoders at one large budget."""
+    if set(converged) != set(DECODERS):
+        raise ValueError(f"converged must hold every decoder, {', '.join(DECODERS)}; got {', '.join(converged)}")
+    seeds = {len(values) for values in converged.values()}
+    if len(seeds) != 1:
+        raise ValueError("converged must hold as many seeds for every decoder")
+    order = ("seq2seq", "bahdanau", "luong", "pointer")  # the paper's order, weakest first
+    exact = ", ".join(f"{style.label(decoder)} {spread(converged[decoder])}" for decoder in order)
+    return [
+        "... at one large budget (not in the paper: one budget a model, on hulls)",
+        "50 -> 50 as above; the paper's order: LSTM < +attention < Ptr-Net",
+        f"on sorting, {updates:,} updates, {seeds.pop()} seeds, exact match: {exact}",
+        f"the pointer ahead of the better seq2seq decoder by 0.2 or more: {verdict(rates['converged_ahead'])}; "
+        f"the order stays in how fast each learns: the pointer first at 95% held out, before every seq2seq "
+        f"decoder: {verdict(rates['converged_faster'])}",
+    ]
+
