@@ -220,7 +220,8 @@ def updates_to_reach(curve: History | Mapping[str, Sequence[float]], metric: str
     when no evaluation did: how fast a run learns, read from a :class:`~ponderlib.core.engine.History` or
     from a summary's ``curve`` (its ``update`` and one value per evaluation), live runs and evidence alike.
 
-    >>> updates_to_reach({"update": [500, 1000, 1500], "exact_match": [0.6, 0.96, 0.94]}, "exact_match", 0.95)
+    >>> curve = {"update": [500, 1000, 1500], "exact_match": [0.6, 0.96, 0.9]}
+    >>> updates_to_reach(curve, "exact_match", 0.95)
     1000
     """
     updates, metrics = (curve.update, curve.metrics) if isinstance(curve, History) else (curve["update"], curve)

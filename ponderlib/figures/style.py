@@ -116,7 +116,8 @@ def shown_width(fig) -> float:
     keeps the text legible on a phone.
 
     >>> import matplotlib.pyplot as plt
-    >>> fig = plt.figure(figsize=(2.0, 1.0)); _ = fig.text(0.5, 0.5, "x" * 80)
+    >>> fig = plt.figure(figsize=(2.0, 1.0))
+    >>> _ = fig.text(0.5, 0.5, "x" * 80)
     >>> bool(shown_width(fig) > 2.0)
     True
     >>> plt.close(fig)
