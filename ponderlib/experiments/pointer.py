@@ -208,11 +208,20 @@ def still_rising(curve: History | Mapping[str, Sequence[float]], metric: str) ->
     """:func:`rising_at_end` of held-out ``metric``, read from a run's :class:`~ponderlib.core.engine.History`
     or from a learning curve as a run's summary holds it (``summary["curve"]``, :meth:`History.curve`),
     so that a live run and the committed evidence are judged alike."""
-    metrics = curve.metrics if isinstance(curve, History) else curve
+    return rising_at_end(_curve_values(curve, metric)[1])
+
+
+def _curve_values(curve: History | Mapping[str, Sequence[float]], metric: str) -> tuple[Sequence[int], Sequence[float]]:
+    """The updates of a learning curve and held-out ``metric`` at each, from a
+    :class:`~ponderlib.core.engine.History` or a summary's ``curve`` (``update`` and one list per metric)."""
+    updates, metrics = (curve.update, curve.metrics) if isinstance(curve, History) else (curve["update"], curve)
     values = metrics.get(metric)
-    if not values:
-        raise ValueError(f"metric must be one the curve recorded ({', '.join(map(repr, metrics))}); got {metric!r}")
-    return rising_at_end(values)
+    if not values or metric == "update":
+        names = ", ".join(repr(name) for name in metrics if name != "update")
+        raise ValueError(f"metric must be one the curve recorded ({names}); got {metric!r}")
+    if len(values) != len(updates):
+        raise ValueError(f"the curve holds {len(updates)} updates but {len(values)} values of {metric!r}")
+    return updates, values
 
 
 def updates_to_reach(curve: History | Mapping[str, Sequence[float]], metric: str, threshold: float) -> int | None:
@@ -224,11 +233,5 @@ def updates_to_reach(curve: History | Mapping[str, Sequence[float]], metric: str
     >>> updates_to_reach(curve, "exact_match", 0.95)
     1000
     """
-    updates, metrics = (curve.update, curve.metrics) if isinstance(curve, History) else (curve["update"], curve)
-    values = metrics.get(metric)
-    if not values or metric == "update":
-        names = ", ".join(repr(name) for name in metrics if name != "update")
-        raise ValueError(f"metric must be one the curve recorded ({names}); got {metric!r}")
-    if len(values) != len(updates):
-        raise ValueError(f"the curve holds {len(updates)} updates but {len(values)} values of {metric!r}")
+    updates, values = _curve_values(curve, metric)
     return next((int(update) for update, value in zip(updates, values) if value >= threshold), None)
