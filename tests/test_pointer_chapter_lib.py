@@ -159,6 +159,21 @@ def test_updates_to_reach_is_the_first_evaluation_at_the_threshold_live_or_from_
         experiments.updates_to_reach({**summary_curve, "exact_match": [0.1, 0.2, 0.3]}, "exact_match", 0.9)
 
 
+def test_gain_since_is_the_last_value_minus_the_one_at_that_update_live_or_from_evidence():
+    history = History()
+    for update, accuracy in zip((1000, 2000, 3000, 4000), (0.5, 0.8, 0.85, 0.84)):
+        history.record(update, 0.0, 1.0, {"accuracy": accuracy})
+    assert experiments.gain_since(history, "accuracy", 2000) == pytest.approx(0.04)
+    assert experiments.gain_since(history, "accuracy", 3000) == pytest.approx(-0.01)  # a dip at the end: negative
+    assert experiments.gain_since(history, "accuracy", 4000) == 0.0  # the last evaluation against itself
+    curve = {"update": [1000, 2000, 3000, 4000], "accuracy": [0.5, 0.8, 0.85, 0.84]}
+    assert experiments.gain_since(curve, "accuracy", 1000) == pytest.approx(0.34)
+    with pytest.raises(ValueError, match="update must be one the curve evaluated .1000 to 4000.; got 2500"):
+        experiments.gain_since(curve, "accuracy", 2500)
+    with pytest.raises(ValueError, match="metric must be one the curve recorded"):
+        experiments.gain_since(curve, "exact_match", 2000)
+
+
 def test_rising_at_end_by_hand():
     assert experiments.rising_at_end([0.1, 0.3, 0.2, 0.4])  # 0.4 > values[2] = 0.2
     assert not experiments.rising_at_end([0.1, 0.5, 0.5])  # 0.5 is not above values[1] = 0.5
@@ -233,6 +248,11 @@ def test_decoder_curves_from_summaries_draw_each_seed_and_their_mean():
     assert len(ax_acc.lines) == 2 + 1 + 1 + 1  # seq2seq: two seeds and their mean; the pointer: one and its mean
     assert ax_acc.lines[2].get_ydata() == pytest.approx([0.2, 0.4]) and ax_loss.lines[2].get_ydata() == pytest.approx([0.9, 0.4])
     assert ax_acc.lines[2].get_label() == "seq2seq: mean of 2 seeds" and fig.legends
+    assert ax_acc.get_ylim() == pytest.approx((0.05, 1.02))  # from just below the lowest seed (0.1), not from 0
+    assert ax_acc.get_xscale() == "linear"
+    logged = decoder_curves_evidence_figure(runs, "log", log_updates=True)
+    assert [ax.get_xscale() for ax in logged.axes] == ["log", "log"]
+    assert [tick.get_text() for tick in logged.axes[0].get_xticklabels()] == ["100"]  # the ticks in 50..100
     late = summary([0.1, 0.2], [1.0, 0.5])
     late["curve"]["update"] = [60, 110]
     with pytest.raises(ValueError, match="every seq2seq curve must be evaluated at the same training updates"):
@@ -265,6 +285,7 @@ def test_every_figure_is_at_most_the_column_wide_with_legible_text_and_legends_o
 
     from ponderlib.figures import pointer as figures
     from ponderlib.figures import style
+    from ponderlib.presentation.pointer import PAPER_HULLS
 
     example = experiments.sort_examples(sort_run, 1, 12, 12)[0]
     hull = experiments.hull_examples(hull_run, 1, 8, 8)[0]
@@ -278,6 +299,9 @@ def test_every_figure_is_at_most_the_column_wide_with_legible_text_and_legends_o
         "hull attention": figures.hull_attention_figure(hull.attention, hull.pointers, hull.length, "p"),
         "hull training": figures.hull_training_figure({2: hull_run.history}, "training"),
         "hull evidence": figures.hull_training_evidence_figure([hull_run.summary()], "evidence"),
+        "hull by points": figures.hull_by_points_figure(
+            [hull_run.summary(), {**hull_run.summary(), "seed": 3}], 8, "by points", PAPER_HULLS
+        ),
         "decoder evidence": figures.decoder_curves_evidence_figure(
             {d: [sort_run.summary()] for d in ("seq2seq", "bahdanau", "luong", "pointer")}, "decoders"
         ),
@@ -288,7 +312,7 @@ def test_every_figure_is_at_most_the_column_wide_with_legible_text_and_legends_o
         assert not small, (name, small)
         assert fig.dpi == style.DPI, name
         assert all(ax.get_legend() is None for ax in fig.axes), f"{name}: a legend inside the axes"
-    for name in ("curves", "length", "hull", "hull training", "hull evidence", "decoder evidence"):
+    for name in ("curves", "length", "hull", "hull training", "hull evidence", "hull by points", "decoder evidence"):
         assert drawn[name].legends, f"{name}: no legend below the panels"
     plt.close("all")
 
@@ -524,3 +548,100 @@ def test_paper_table_reads_every_rate_by_its_name():
         paper_table(HULLS, decoders, [0.96], 200, rates, {"pointer": [1.0]}, 20000)
     with pytest.raises(ValueError, match="given together"):
         paper_table(HULLS, decoders, [0.96], 200, rates, converged)
+    with pytest.raises(ValueError, match="converged and converged_updates must be given together"):
+        paper_table(HULLS, decoders, [0.96], 200, rates, None, 20000)
+
+
+NEAR_PAPER = HULLS | {"polygon_accuracy": {5: [0.95, 0.91], 10: [0.87, 0.84], 20: [0.5, 0.6]}}
+
+
+def test_hull_polygon_table_and_near_paper_sentence_by_hand():
+    from ponderlib.presentation.pointer import hull_near_paper_sentence, hull_polygon_table
+
+    table = hull_polygon_table(NEAR_PAPER, (5, 20))
+    assert _is_table(table, 7, 2)
+    assert table.split("\n")[2:] == [
+        "| 5 | 0.950, 0.910 | 0.930 | 0.650 | 0.900, 1.000 | 0.950 | 0.050 |",
+        "| 20 (longer than trained) | 0.500, 0.600 | 0.550 | 0.150 | 0.950, 0.970 | 0.960 | 0.060 |",
+    ]
+    with pytest.raises(ValueError, match="must hold polygon_accuracy, accuracy, area_coverage, invalid; polygon_accuracy missing"):
+        hull_polygon_table(HULLS, (5,))
+    assert hull_near_paper_sentence(NEAR_PAPER, 20_000, 3) == (
+        "After 20,000 training updates, decoded with a beam of 3, the pointer names the true hull's polygon on 5 "
+        "points 91.0% to 95.0% (mean 93.0%), covering 90.0% to 100.0% (mean 95.0%) of the area; on 10 points "
+        "84.0% to 87.0% (mean 85.5%), covering 98.0% to 99.0% (mean 98.5%) of the area (two seeds). On 20 points, "
+        "twice the most it trained on, polygon accuracy is 50.0% to 60.0% (mean 55.0%) and area coverage 95.0% to "
+        "97.0% (mean 96.0%)."
+    )
+
+
+def test_plateau_sentence_says_stopped_only_when_no_seed_gained_a_point():
+    from ponderlib.presentation.pointer import plateau_sentence
+
+    assert plateau_sentence([0.004, -0.002, 0.0099], 15_000, 20_000) == (
+        "From update 15,000 to the last, 20,000, held-out accuracy changed by +0.4%, -0.2%, +1.0% (per seed); "
+        "no seed gained a percentage point: the runs had stopped improving."
+    )  # 0.0099 prints as +1.0% but is under a point
+    assert plateau_sentence([0.01, 0.0], 15_000, 20_000).endswith(
+        "1 of the 2 seeds gained a percentage point or more: still improving."
+    )
+    with pytest.raises(ValueError, match="since must be between 0 and updates = 20000, exclusive; got 20000"):
+        plateau_sentence([0.0], 20_000, 20_000)
+    with pytest.raises(ValueError, match="gains"):
+        plateau_sentence([], 15_000, 20_000)
+
+
+def test_meets_hull_goal_needs_accuracy_and_area_at_every_goal_count():
+    from ponderlib.experiments.pointer import HULL_GOAL, HULL_GOAL_AREA, meets_hull_goal
+
+    met = {"polygon_accuracy": {str(n): a for n, a in HULL_GOAL.items()},
+           "area_coverage": {str(n): HULL_GOAL_AREA for n in HULL_GOAL}}
+    assert meets_hull_goal(met)  # the goal itself is met: "at least"
+    assert not meets_hull_goal({**met, "polygon_accuracy": {**met["polygon_accuracy"], "10": 0.849}})
+    assert not meets_hull_goal({**met, "area_coverage": {**met["area_coverage"], "5": 0.989}})
+
+
+def test_paper_table_row_near_the_papers_setting():
+    from ponderlib.presentation.pointer import PAPER_RATES, paper_table
+    from ponderlib.sweep.evidence import Rate
+
+    rates = {name: Rate(20, 20) for name in PAPER_RATES}
+    decoders = {"seq2seq": [0.3, 0.4], "bahdanau": [0.2, 0.5], "pointer": [1.0, 1.0]}
+    table = paper_table(HULLS, decoders, [0.96, 0.97], 200, rates)
+    with pytest.raises(ValueError, match="near_paper_goal missing"):
+        paper_table(HULLS, decoders, [0.96], 200, rates, near_paper=NEAR_PAPER, near_paper_updates=20_000)
+    with pytest.raises(ValueError, match="near_paper and near_paper_updates must be given together"):
+        paper_table(HULLS, decoders, [0.96], 200, rates | {"near_paper_goal": Rate(1, 2)}, near_paper=NEAR_PAPER)
+    near = paper_table(HULLS, decoders, [0.96, 0.97], 200, rates | {"near_paper_goal": Rate(1, 2)},
+                       near_paper=NEAR_PAPER, near_paper_updates=20_000)
+    assert _is_table(near, 4, 5)
+    lines = near.split("\n")
+    assert lines[:4] == table.split("\n")[:4] and lines[5:] == table.split("\n")[4:]  # one row added, after row 2
+    assert "trained on 5-10, 20,000 updates, 2 seeds, polygon accuracy n = 5: 91.0% to 95.0% (mean 93.0%)" in lines[4]
+    assert lines[4].endswith("at least 90% on 5 points and 85% on 10 points with area at least 99%: mixed: 1 of 2 seeds |")
+
+
+def test_hull_by_points_figure_draws_seeds_their_mean_and_the_published_marks():
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures import style
+    from ponderlib.figures.pointer import hull_by_points_figure
+    from ponderlib.presentation.pointer import PAPER_HULLS
+
+    def summary(seed, polygon, area):
+        return {"seed": seed, "polygon_accuracy": dict(zip(("5", "10", "20"), polygon)),
+                "area_coverage": dict(zip(("5", "10", "20"), area))}
+
+    summaries = [summary(0, (0.95, 0.85, 0.5), (0.99, 0.995, 0.98)), summary(1, (0.91, 0.87, 0.6), (1.0, 0.99, 0.97))]
+    fig = hull_by_points_figure(summaries, 10, "hulls", PAPER_HULLS)
+    ax_acc, ax_area = fig.axes
+    assert [line.get_label() for line in ax_acc.lines] == ["seed 0", "seed 1", "mean of 2 seeds", *PAPER_HULLS]
+    assert list(ax_acc.lines[0].get_xdata()) == [5, 10, 20] and ax_acc.lines[2].get_ydata() == pytest.approx([0.93, 0.86, 0.55])
+    assert ax_area.lines[2].get_ydata() == pytest.approx([0.995, 0.9925, 0.975])
+    assert list(ax_acc.lines[3].get_ydata()) == [0.92, 0.87]
+    assert ax_acc.get_ylim()[0] <= 0.5 and ax_acc.get_ylim()[1] > 0.95  # every value shown
+    assert style.shown_width(fig) <= style.SHOWN_WIDTH and fig.legends
+    assert len(hull_by_points_figure(summaries, 10, "plain").axes[0].lines) == 3  # nothing published marked
+    with pytest.raises(ValueError, match="summaries"):
+        hull_by_points_figure([], 10, "none")
+    plt.close("all")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker
 import numpy as np
 import torch
 from matplotlib.figure import Figure
@@ -126,7 +127,7 @@ def _finish_decoder_curves(fig: Figure, ax_acc, ax_loss, title: str, legend_colu
 
 
 @style.book_figure
-def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title: str) -> Figure:
+def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title: str, log_updates: bool = False) -> Figure:
     """The decoders' learning curves from run summaries (their ``curve``: ``update``, ``exact_match`` and
     ``loss`` at every evaluation; a preset's committed evidence): held-out exact match (left) and training
     loss (right) against training updates, a thin line per seed and a thick one for the mean over seeds, in
@@ -136,6 +137,8 @@ def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title:
         runs: a decoder (one of :data:`ponderlib.mechanisms.pointer.DECODERS`) -> its runs' summaries,
             one per seed, every curve evaluated at the same training updates.
         title: the figure's title.
+        log_updates: training updates on a log scale, so that a long budget shows how soon each decoder
+            learns as well as where it ends.
     """
     if not runs or not all(runs.values()):
         raise ValueError("runs must map each decoder to at least one run summary")
@@ -148,7 +151,17 @@ def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title:
                 ax.plot(updates, curve, color=style.color(decoder), lw=0.7, alpha=0.45)
             ax.plot(updates, curves.mean(axis=0), color=style.color(decoder), lw=2.4,
                     label=f"{style.label(decoder)}: mean of {len(curves)} seed{'s' * (len(curves) > 1)}")
-    return _finish_decoder_curves(fig, ax_acc, ax_loss, title, legend_columns=1)
+    _finish_decoder_curves(fig, ax_acc, ax_loss, title, legend_columns=1)
+    lowest = min(min(summary["curve"]["exact_match"]) for summaries in runs.values() for summary in summaries)
+    ax_acc.set_ylim(max(-0.02, lowest - 0.05), 1.02)  # the range the seeds span, not 0 to 1
+    if log_updates:
+        for ax in (ax_acc, ax_loss):
+            ax.set_xscale("log")
+            ticks = [t for t in (100, 500, 2000, 5000, 20_000, 50_000) if updates[0] <= t <= updates[-1]]
+            ax.set_xticks(ticks, [f"{t:,}" for t in ticks])
+            ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+            ax.set_xlabel("training updates (log scale)")
+    return fig
 
 
 @style.book_figure
@@ -166,21 +179,61 @@ def length_evidence_figure(summaries: Sequence[Mapping], trained_max: int, title
     """
     if len(summaries) == 0:
         raise ValueError("summaries must hold at least one run, got none")
-    lengths = sorted(int(n) for n in summaries[0]["exact_match_by_length"])
-    curves = np.array(
-        [[summary["exact_match_by_length"][str(n)] for n in lengths] for summary in summaries], dtype=float
-    )
     fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 3.8))
-    ax.axvspan(trained_max + 0.5, lengths[-1] + 0.5, color="0.93", zorder=0)
-    _seeds_and_mean(ax, lengths, curves, [s.get("seed", k) for k, s in enumerate(summaries)], "pointer")
+    _by_count_panel(ax, summaries, "exact_match_by_length", trained_max, "longer than trained")
+    ax.set(xlabel="array length n (elements)", ylabel="exact match (fraction)", title=title)
+    style.legend_below(fig, ax, ncol=min(len(summaries) + (len(summaries) > 1), 4))
+    return fig
+
+
+def _by_count_panel(
+    ax, summaries: Sequence[Mapping], key: str, trained_max: int, shaded: str, label_at: float = 0.12
+) -> list[int]:
+    """One metric against input size on ``ax``, from run summaries (``summary[key]``: ``{"5": value, ...}``):
+    a thin line per seed, a thick one for their mean (:func:`_seeds_and_mean`), the sizes past
+    ``trained_max`` shaded and labelled ``shaded`` at height ``label_at`` (a fraction of the panel's);
+    the y-axis from just below the lowest value to 1. Returns the sizes drawn."""
+    counts = sorted(int(n) for n in summaries[0][key])
+    curves = np.array([[summary[key][str(n)] for n in counts] for summary in summaries], dtype=float)
+    ax.axvspan(trained_max + 0.5, counts[-1] + 0.5, color="0.93", zorder=0)
+    _seeds_and_mean(ax, counts, curves, [s.get("seed", k) for k, s in enumerate(summaries)], "pointer")
     low = float(np.nanmin(curves))
-    ax.text(trained_max + 0.7, low + 0.1 * (1.0 - low), "longer than trained", color="0.4")
-    ax.set_xlabel("array length n (elements)")
-    ax.set_ylabel("exact match (fraction)")
+    ax.text(trained_max + 0.7, label_at, shaded, color="0.4", transform=ax.get_xaxis_transform())
     ax.set_ylim(low - 0.05 * (1.0 - low) - 0.01, 1.005)
     style.integer_ticks(ax.xaxis)
-    ax.set_title(title)
-    style.legend_below(fig, ax, ncol=min(len(curves) + (len(curves) > 1), 4))
+    return counts
+
+
+@style.book_figure
+def hull_by_points_figure(
+    summaries: Sequence[Mapping], trained_max: int, title: str, published: Mapping[str, Mapping[int, float]] | None = None
+) -> Figure:
+    """Hull polygon accuracy (left) and area coverage (right) against the number of points, from run
+    summaries (``polygon_accuracy`` and ``area_coverage``, ``{"5": value, ...}``, as a hull run's
+    ``summary()`` or a preset's committed evidence holds them): a thin line per seed in a shade of the
+    pointer's hue, a thick line for their mean, counts past training shaded.
+
+    Args:
+        summaries: one summary per seed, each with its ``seed`` (else its index is shown).
+        trained_max: the most points a training set had.
+        title: the figure's title.
+        published: numbers to mark on the accuracy panel, a source (the legend's text) -> {n: accuracy}.
+    """
+    if len(summaries) == 0:
+        raise ValueError("summaries must hold at least one run, got none")
+    fig, (ax_acc, ax_area) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
+    _by_count_panel(ax_acc, summaries, "polygon_accuracy", trained_max, "more than trained")
+    _by_count_panel(ax_area, summaries, "area_coverage", trained_max, "more than trained", label_at=0.9)
+    markers = ("s", "D", "^", "v")
+    for (source, values), marker in zip((published or {}).items(), markers):
+        ax_acc.plot(list(values), list(values.values()), marker, color="0.2", ms=7, mfc="none", mew=1.6,
+                    label=source)
+    low = min([ax_acc.get_ylim()[0], *(v - 0.03 for values in (published or {}).values() for v in values.values())])
+    ax_acc.set_ylim(low, 1.005)
+    ax_acc.set(xlabel="points n", ylabel="the hull's polygon (fraction)", title="accuracy")
+    ax_area.set(xlabel="points n", ylabel="area covered (fraction)", title="area coverage")
+    fig.suptitle(title)
+    style.legend_below(fig, ax_acc, ncol=2)  # the published sources' names are long
     return fig
 
 

@@ -13,7 +13,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ponderlib.experiments.pointer import BeamScore, mean_and_half_range, updates_to_reach
+from ponderlib.experiments.pointer import HULL_GOAL, HULL_GOAL_AREA, BeamScore, mean_and_half_range, updates_to_reach
 from ponderlib.figures import style
 from ponderlib.mechanisms.pointer import DECODERS
 from ponderlib.presentation.tables import markdown_table, number_word, verdict
@@ -35,6 +35,13 @@ PAPER_RATES = (
 
 CONVERGED_RATES = ("converged_ahead", "converged_faster")
 """The rates :func:`paper_table` also reads when it is given the decoders at one large budget."""
+
+NEAR_PAPER_RATES = ("near_paper_goal",)
+"""The rate :func:`paper_table` also reads when it is given the hulls near the paper's setting."""
+
+PAPER_HULLS = {"Vinyals et al. (trained on 5-50)": {5: 0.920, 10: 0.870}, "a public reproduction": {5: 0.938, 10: 0.879}}
+"""The published polygon accuracies a hull figure marks: the paper's Table 1 row for 5 to 50 points and
+a public reproduction's (256 units, Adam decaying, a beam of 3), by number of points."""
 
 
 def spread(values: Sequence[float]) -> str:
@@ -244,10 +251,81 @@ def converged_decoder_sentence(runs: Mapping[str, Sequence[Mapping]], updates: i
     )
 
 
-def _check_hull_metrics(metrics: Mapping[str, Mapping[int, Sequence[float]]]) -> None:
-    missing = [name for name in HULL_METRICS if name not in metrics]
+def _check_hull_metrics(metrics: Mapping[str, Mapping[int, Sequence[float]]], more: Sequence[str] = ()) -> None:
+    names = (*more, *HULL_METRICS)
+    missing = [name for name in names if name not in metrics]
     if missing:
-        raise ValueError(f"metrics must hold {', '.join(HULL_METRICS)}; {', '.join(missing)} missing")
+        raise ValueError(f"metrics must hold {', '.join(names)}; {', '.join(missing)} missing")
+
+
+def _points_label(n: int, trained_max: int) -> str:
+    return f"{n} (longer than trained)" if n > trained_max else str(n)
+
+
+def _per_seed(values: Sequence[float]) -> str:
+    return ", ".join(f"{value:.3f}" for value in values)
+
+
+def hull_polygon_table(
+    metrics: Mapping[str, Mapping[int, Sequence[float]]], point_counts: Sequence[int], trained_max: int = 10
+) -> str:
+    """Polygon accuracy and area coverage per seed, with the means of both, of exact-sequence accuracy and
+    of invalid outputs, one row per point count (counts above ``trained_max`` marked "longer than
+    trained"): the table of hulls near the paper's setting.
+
+    Args:
+        metrics: ``"polygon_accuracy"`` and the names of :data:`HULL_METRICS` -> {point count: one
+            fraction per seed} (as :func:`ponderlib.experiments.pointer.metric_by_points` gives them).
+        point_counts: the rows.
+        trained_max: the most points a training set had.
+    """
+    _check_hull_metrics(metrics, ("polygon_accuracy",))
+    rows = []
+    for n in point_counts:
+        polygon, area = metrics["polygon_accuracy"][n], metrics["area_coverage"][n]
+        rows.append([
+            _points_label(n, trained_max), _per_seed(polygon), f"{statistics.mean(polygon):.3f}",
+            f"{statistics.mean(metrics['accuracy'][n]):.3f}", _per_seed(area), f"{statistics.mean(area):.3f}",
+            f"{statistics.mean(metrics['invalid'][n]):.3f}",
+        ])
+    header = ["points", "polygon accuracy per seed", "mean", "exact sequence, mean", "area coverage per seed",
+              "mean", "invalid outputs, mean"]
+    return markdown_table(header, rows, align="lrrrrrr")
+
+
+def hull_near_paper_sentence(
+    metrics: Mapping[str, Mapping[int, Sequence[float]]], updates: int, beam_width: int, longest: int = 20
+) -> str:
+    """The hulls near the paper's setting in words: polygon accuracy and area coverage on each point count
+    of :data:`~ponderlib.experiments.pointer.HULL_GOAL` and on ``longest`` points, over the seeds
+    (``metrics`` as in :func:`hull_polygon_table`), after ``updates`` training updates, decoded with
+    ``beam_width`` beams."""
+    _check_hull_metrics(metrics, ("polygon_accuracy",))
+    polygon, area = metrics["polygon_accuracy"], metrics["area_coverage"]
+    seeds = len(polygon[longest])
+    on = "; ".join(f"on {n} points {spread(polygon[n])}, covering {spread(area[n])} of the area" for n in HULL_GOAL)
+    return (
+        f"After {updates:,} training updates, decoded with a beam of {beam_width}, the pointer names the true "
+        f"hull's polygon {on} ({number_word(seeds)} seeds). On {longest} points, twice the most it trained on, "
+        f"polygon accuracy is {spread(polygon[longest])} and area coverage {spread(area[longest])}."
+    )
+
+
+def plateau_sentence(gains: Sequence[float], since: int, updates: int, metric: str = "held-out accuracy") -> str:
+    """Whether runs had stopped improving: how much ``metric`` changed (``gains``, one per seed, as
+    :func:`ponderlib.experiments.pointer.gain_since` gives them) from update ``since`` to the end,
+    ``updates``; "stopped" when no seed gained a percentage point or more."""
+    if not 0 < since < updates:
+        raise ValueError(f"since must be between 0 and updates = {updates}, exclusive; got {since}")
+    if len(gains) == 0:
+        raise ValueError("gains must hold one change per seed, got none")
+    rising = sum(gain >= 0.01 for gain in gains)
+    state = (
+        "no seed gained a percentage point: the runs had stopped improving" if rising == 0
+        else f"{rising} of the {len(gains)} seeds gained a percentage point or more: still improving"
+    )
+    changes = ", ".join(f"{gain:+.1%}" for gain in gains)
+    return f"From update {since:,} to the last, {updates:,}, {metric} changed by {changes} (per seed); {state}."
 
 
 def hull_table(
@@ -268,8 +346,8 @@ def hull_table(
         accuracy = metrics["accuracy"][n]
         rows.append(
             [
-                f"{n} (longer than trained)" if n > trained_max else str(n),
-                ", ".join(f"{a:.3f}" for a in accuracy),
+                _points_label(n, trained_max),
+                _per_seed(accuracy),
                 f"{statistics.mean(accuracy):.3f}",
                 f"{statistics.mean(metrics['area_coverage'][n]):.3f}",
                 f"{statistics.mean(metrics['invalid'][n]):.3f}",
@@ -327,6 +405,8 @@ def paper_table(
     rates: Mapping[str, Rate],
     converged: Mapping[str, Sequence[float]] | None = None,
     converged_updates: int | None = None,
+    near_paper: Mapping[str, Mapping[int, Sequence[float]]] | None = None,
+    near_paper_updates: int | None = None,
 ) -> str:
     """Vinyals et al.'s claims (Table 1 and sec. 4) against the evidence: the paper's setting and number,
     the evidence's (20 seeds), and the verdict from each claim's rate.
@@ -348,14 +428,21 @@ def paper_table(
             decoder's (``converged_faster``).
         converged: the decoders at one large budget, ``converged_updates`` training updates: decoder ->
             exact match per seed (every decoder of :data:`ponderlib.mechanisms.pointer.DECODERS`).
+        near_paper: the hulls near the paper's setting, ``near_paper_updates`` training updates, as in
+            :func:`hull_polygon_table` (at the point counts of
+            :data:`~ponderlib.experiments.pointer.HULL_GOAL` and 20); with it, ``rates`` also holds
+            :data:`NEAR_PAPER_RATES`: every seed's polygon accuracy and area at least the goal
+            (:func:`~ponderlib.experiments.pointer.meets_hull_goal`, ``near_paper_goal``).
     """
     _check_hull_metrics(hulls)
-    names = PAPER_RATES + (CONVERGED_RATES if converged is not None else ())
+    names = (PAPER_RATES + (CONVERGED_RATES if converged is not None else ())
+             + (NEAR_PAPER_RATES if near_paper is not None else ()))
     missing = [name for name in names if name not in rates]
     if missing:
         raise ValueError(f"rates must hold {', '.join(names)}; {', '.join(missing)} missing")
-    if (converged is None) != (converged_updates is None):
-        raise ValueError("converged and converged_updates must be given together")
+    for given, budget, name in ((converged, converged_updates, "converged"), (near_paper, near_paper_updates, "near_paper")):
+        if (given is None) != (budget is None):
+            raise ValueError(f"{name} and {name}_updates must be given together")
     accuracy_10, area_10 = hulls["accuracy"][10], hulls["area_coverage"][10]
 
     def means(name: str) -> str:
@@ -376,6 +463,7 @@ def paper_table(
             f"in shape: accuracy falls from 5 to 10 to 20 points, {verdict(rates['hull_falls'])}; area at least "
             f"90% on 20 points, {verdict(rates['hull_area_20'])}",
         ],
+        *([_near_paper_row(near_paper, near_paper_updates, rates)] if near_paper is not None else []),
         [
             "LSTM and LSTM+attention fall behind",
             "50 -> 50: LSTM 1.9% (area FAIL), +attention 38.9% (99.7%)",
@@ -401,6 +489,22 @@ def paper_table(
         "verdict",
     ]
     return markdown_table(header, rows)
+
+
+def _near_paper_row(
+    near_paper: Mapping[str, Mapping[int, Sequence[float]]], updates: int, rates: Mapping[str, Rate]
+) -> list[str]:
+    """:func:`paper_table`'s row of the hulls near the paper's setting."""
+    _check_hull_metrics(near_paper, ("polygon_accuracy",))
+    polygon, area = near_paper["polygon_accuracy"], near_paper["area_coverage"]
+    goal = " and ".join(f"{accuracy:.0%} on {n} points" for n, accuracy in HULL_GOAL.items())
+    on = "; ".join(f"n = {n}: {spread(polygon[n])}, area {spread(area[n])}" for n in (*HULL_GOAL, 20))
+    return [
+        "... near the paper's setting (256 units, Adam decaying, a beam of 3)",
+        "trained on 5-50; n = 5: 92.0%, 10: 87.0% (a public reproduction: 93.8%, 87.9%)",
+        f"trained on 5-10, {updates:,} updates, {len(polygon[20])} seeds, polygon accuracy {on}",
+        f"at least {goal} with area at least {HULL_GOAL_AREA:.0%}: {verdict(rates['near_paper_goal'])}",
+    ]
 
 
 def _converged_row(converged: Mapping[str, Sequence[float]], updates: int, rates: Mapping[str, Rate]) -> list[str]:
