@@ -233,6 +233,23 @@ def test_hull_training_figures_from_histories_and_from_summaries_draw_the_same_c
     plt.close("all")
 
 
+def test_hull_training_evidence_figure_spans_the_seeds_values():
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures.pointer import hull_training_evidence_figure
+
+    def summary(seed, accuracy, area):
+        return {"seed": seed, "curve": {"update": [1000, 2000], "accuracy": accuracy, "area_coverage": area}}
+
+    fig = hull_training_evidence_figure([summary(0, [0.7, 0.9], [0.99, 0.999]), summary(1, [0.8, 0.9], [0.995, 1.0])], "e")
+    ax_acc, ax_area = fig.axes
+    assert ax_acc.get_ylim() == pytest.approx((0.7 - 0.03 - 0.002, 1.0 + 0.015 + 0.002))  # a tenth of 0.3 below
+    assert ax_area.get_ylim() == pytest.approx((0.99 - 0.001 - 0.002, 1.0 + 0.0005 + 0.002))
+    fig.canvas.draw()
+    assert "1,500" in [t.get_text() for t in ax_acc.get_xticklabels()]  # thousands set apart
+    plt.close("all")
+
+
 def test_decoder_curves_from_summaries_draw_each_seed_and_their_mean():
     import matplotlib.pyplot as plt
 
@@ -567,11 +584,11 @@ def test_hull_polygon_table_and_near_paper_sentence_by_hand():
     with pytest.raises(ValueError, match="must hold polygon_accuracy, accuracy, area_coverage, invalid; polygon_accuracy missing"):
         hull_polygon_table(HULLS, (5,))
     assert hull_near_paper_sentence(NEAR_PAPER, 20_000, 3) == (
-        "After 20,000 training updates, decoded with a beam of 3, the pointer names the true hull's polygon on 5 "
-        "points 91.0% to 95.0% (mean 93.0%), covering 90.0% to 100.0% (mean 95.0%) of the area; on 10 points "
-        "84.0% to 87.0% (mean 85.5%), covering 98.0% to 99.0% (mean 98.5%) of the area (two seeds). On 20 points, "
-        "twice the most it trained on, polygon accuracy is 50.0% to 60.0% (mean 55.0%) and area coverage 95.0% to "
-        "97.0% (mean 96.0%)."
+        "After 20,000 training updates, decoded with a beam of 3, over two seeds, the pointer names the true hull's "
+        "polygon on 5 points in 91.0% to 95.0% (mean 93.0%) of the sets, with area coverage 90.0% to 100.0% (mean "
+        "95.0%), and on 10 points in 84.0% to 87.0% (mean 85.5%) of the sets, with area coverage 98.0% to 99.0% "
+        "(mean 98.5%). On 20 points, twice the most it trained on, polygon accuracy is 50.0% to 60.0% (mean 55.0%) "
+        "and area coverage 95.0% to 97.0% (mean 96.0%)."
     )
 
 
@@ -640,6 +657,8 @@ def test_hull_by_points_figure_draws_seeds_their_mean_and_the_published_marks():
     assert ax_area.lines[2].get_ydata() == pytest.approx([0.995, 0.9925, 0.975])
     assert list(ax_acc.lines[3].get_ydata()) == [0.92, 0.87]
     assert ax_acc.get_ylim()[0] <= 0.5 and ax_acc.get_ylim()[1] > 0.95  # every value shown
+    assert ax_area.get_ylim() == pytest.approx((0.97 - 0.003 - 0.002, 1.0 + 0.0015 + 0.002))  # the areas' span, 0.97 to 1
+    assert ax_acc.texts[0].get_text() == "more than trained"
     assert style.shown_width(fig) <= style.SHOWN_WIDTH and fig.legends
     assert len(hull_by_points_figure(summaries, 10, "plain").axes[0].lines) == 3  # nothing published marked
     with pytest.raises(ValueError, match="summaries"):

@@ -28,10 +28,11 @@ def _format_value(value: float) -> str:
 
 
 def _step_ticks(axis) -> None:
-    """Whole-number ticks (:func:`~ponderlib.figures.style.integer_ticks`), at most five of them so that
-    labels such as ``300`` stay apart on a half-width panel."""
+    """Whole-number ticks (:func:`~ponderlib.figures.style.integer_ticks`) with thousands separated, at
+    most four intervals so that labels such as ``15,000`` stay apart on a half-width panel."""
     style.integer_ticks(axis)
-    axis.get_major_locator().set_params(nbins=5)
+    axis.get_major_locator().set_params(nbins=4)
+    axis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:,.0f}"))
 
 
 def _seed_label(seed: int, k: int, count: int) -> str | None:
@@ -222,8 +223,12 @@ def hull_by_points_figure(
     if len(summaries) == 0:
         raise ValueError("summaries must hold at least one run, got none")
     fig, (ax_acc, ax_area) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
-    _by_count_panel(ax_acc, summaries, "polygon_accuracy", trained_max, "more than trained")
-    _by_count_panel(ax_area, summaries, "area_coverage", trained_max, "more than trained", label_at=0.9)
+    _by_count_panel(ax_acc, summaries, "polygon_accuracy", trained_max, "more than trained", label_at=0.92)
+    _by_count_panel(ax_area, summaries, "area_coverage", trained_max, "more than trained", label_at=0.92)
+    areas = np.array([list(summary["area_coverage"].values()) for summary in summaries], dtype=float)  # None: nan
+    if np.isfinite(areas).any():
+        ax_area.set_ylim(_fraction_limits(float(np.nanmin(areas))))
+    ax_area.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:.3f}"))
     markers = ("s", "D", "^", "v")
     for (source, values), marker in zip((published or {}).items(), markers):
         ax_acc.plot(list(values), list(values.values()), marker, color="0.2", ms=7, mfc="none", mew=1.6,
@@ -395,7 +400,19 @@ def hull_training_evidence_figure(summaries: Sequence[Mapping], title: str) -> F
     updates = _shared_updates(summaries, "summary's")
     seeds = [summary.get("seed", k) for k, summary in enumerate(summaries)]
     fig, (ax_acc, ax_area) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8))
+    lowest = {}
     for ax, metric in ((ax_acc, "accuracy"), (ax_area, "area_coverage")):
         curves = np.array([summary["curve"][metric] for summary in summaries], dtype=float)
         _seeds_and_mean(ax, updates, curves, seeds, "pointer")
-    return _finish_hull_training(fig, ax_acc, ax_area, title)
+        lowest[ax] = float(np.nanmin(curves))
+    _finish_hull_training(fig, ax_acc, ax_area, title)
+    for ax, low in lowest.items():  # the range the seeds span, so that a long run's last gains show
+        ax.set_ylim(_fraction_limits(low))
+    return fig
+
+
+def _fraction_limits(low: float) -> tuple[float, float]:
+    """Y-limits for fractions from ``low`` to at most 1: a margin of a tenth of the span below, a
+    twentieth above (at least 0.002 each way)."""
+    span = 1.0 - low
+    return low - 0.1 * span - 0.002, 1.0 + 0.05 * span + 0.002
