@@ -208,7 +208,9 @@ def meets_hull_goal(summary: Mapping) -> bool:
     goal, read from its summary (``polygon_accuracy`` and ``area_coverage``, ``{"5": value, ...}``, as a
     run's ``summary()`` or the committed evidence holds them).
 
-    >>> meets_hull_goal({"polygon_accuracy": {"5": 0.93, "10": 0.86}, "area_coverage": {"5": 0.995, "10": 0.99}})
+    >>> run = {"polygon_accuracy": {"5": 0.93, "10": 0.86},
+    ...        "area_coverage": {"5": 0.995, "10": 0.99}}
+    >>> meets_hull_goal(run)
     True
     """
     return all(
