@@ -581,6 +581,7 @@ def test_hull_polygon_table_and_near_paper_sentence_by_hand():
         "| 5 | 0.950, 0.910 | 0.930 | 0.650 | 0.900, 1.000 | 0.950 | 0.050 |",
         "| 20 (longer than trained) | 0.500, 0.600 | 0.550 | 0.150 | 0.950, 0.970 | 0.960 | 0.060 |",
     ]
+    assert "On 20 points, 4 times the most it trained on, " in hull_near_paper_sentence(NEAR_PAPER, 100, 1, trained_max=5)
     with pytest.raises(ValueError, match="must hold polygon_accuracy, accuracy, area_coverage, invalid; polygon_accuracy missing"):
         hull_polygon_table(HULLS, (5,))
     assert hull_near_paper_sentence(NEAR_PAPER, 20_000, 3) == (

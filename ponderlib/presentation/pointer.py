@@ -296,12 +296,16 @@ def hull_polygon_table(
 
 
 def hull_near_paper_sentence(
-    metrics: Mapping[str, Mapping[int, Sequence[float]]], updates: int, beam_width: int, longest: int = 20
+    metrics: Mapping[str, Mapping[int, Sequence[float]]],
+    updates: int,
+    beam_width: int,
+    longest: int = 20,
+    trained_max: int = 10,
 ) -> str:
     """The hulls near the paper's setting in words: polygon accuracy and area coverage on each point count
     of :data:`~ponderlib.experiments.pointer.HULL_GOAL` and on ``longest`` points, over the seeds
     (``metrics`` as in :func:`hull_polygon_table`), after ``updates`` training updates, decoded with
-    ``beam_width`` beams."""
+    ``beam_width`` beams, trained on at most ``trained_max`` points."""
     _check_hull_metrics(metrics, ("polygon_accuracy",))
     polygon, area = metrics["polygon_accuracy"], metrics["area_coverage"]
     seeds = len(polygon[longest])
@@ -309,7 +313,8 @@ def hull_near_paper_sentence(
                        for n in HULL_GOAL)
     return (
         f"After {updates:,} training updates, decoded with a beam of {beam_width}, over {number_word(seeds)} seeds, "
-        f"the pointer names the true hull's polygon {on}. On {longest} points, twice the most it trained on, "
+        f"the pointer names the true hull's polygon {on}. On {longest} points, {_times(longest, trained_max)} the "
+        f"most it trained on, "
         f"polygon accuracy is {spread(polygon[longest])} and area coverage {spread(area[longest])}."
     )
 
