@@ -189,11 +189,11 @@ def length_evidence_figure(summaries: Sequence[Mapping], trained_max: int, title
 
 def _by_count_panel(
     ax, summaries: Sequence[Mapping], key: str, trained_max: int, shaded: str, label_at: float = 0.12
-) -> list[int]:
+) -> float:
     """One metric against input size on ``ax``, from run summaries (``summary[key]``: ``{"5": value, ...}``):
     a thin line per seed, a thick one for their mean (:func:`_seeds_and_mean`), the sizes past
     ``trained_max`` shaded and labelled ``shaded`` at height ``label_at`` (a fraction of the panel's);
-    the y-axis from just below the lowest value to 1. Returns the sizes drawn."""
+    the y-axis from just below the lowest value to 1. Returns that lowest value."""
     counts = sorted(int(n) for n in summaries[0][key])
     curves = np.array([[summary[key][str(n)] for n in counts] for summary in summaries], dtype=float)
     ax.axvspan(trained_max + 0.5, counts[-1] + 0.5, color="0.93", zorder=0)
@@ -202,7 +202,7 @@ def _by_count_panel(
     ax.text(trained_max + 0.7, label_at, shaded, color="0.4", transform=ax.get_xaxis_transform())
     ax.set_ylim(low - 0.05 * (1.0 - low) - 0.01, 1.005)
     style.integer_ticks(ax.xaxis)
-    return counts
+    return low
 
 
 @style.book_figure
@@ -224,10 +224,9 @@ def hull_by_points_figure(
         raise ValueError("summaries must hold at least one run, got none")
     fig, (ax_acc, ax_area) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
     _by_count_panel(ax_acc, summaries, "polygon_accuracy", trained_max, "more than trained", label_at=0.92)
-    _by_count_panel(ax_area, summaries, "area_coverage", trained_max, "more than trained", label_at=0.92)
-    areas = np.array([list(summary["area_coverage"].values()) for summary in summaries], dtype=float)  # None: nan
-    if np.isfinite(areas).any():
-        ax_area.set_ylim(_fraction_limits(float(np.nanmin(areas))))
+    lowest_area = _by_count_panel(ax_area, summaries, "area_coverage", trained_max, "more than trained", label_at=0.92)
+    if np.isfinite(lowest_area):  # None (no valid polygon) reads as nan
+        ax_area.set_ylim(_fraction_limits(lowest_area))
     ax_area.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:.3f}"))
     markers = ("s", "D", "^", "v")
     for (source, values), marker in zip((published or {}).items(), markers):
