@@ -10,7 +10,7 @@ of the preset as it stands in code, so changing a preset means running its evide
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ponderlib.core.engine import TrainConfig
@@ -192,7 +192,14 @@ PRICED_TAU = round(step_price(EXTRAPOLATION_16["lambda_p"], EXTRAPOLATION_16["be
 (:func:`~ponderlib.mechanisms.losses.step_price`)."""
 
 LIVE_SEEDS = list(range(20))
-"""A chapter's live setting is run over these seeds: a claim it asserts holds in at least 19 of them."""
+"""A chapter's live setting is run over these seeds, where the claims about its live runs were first counted."""
+
+CONFIRMATION_SEEDS = list(range(20, 40))
+"""The seeds of a live setting's confirmation set: run after the claims about it were fixed
+(:mod:`ponderlib.experiments.claims`); a lesson asserts only the claims that held in all 20."""
+
+CONFIRMATION_SUFFIX = "-confirm"
+"""A confirmation set's preset is its live preset's name with this suffix."""
 
 PRESETS: dict[str, Preset] = {
     "act-parity-live": Preset(
@@ -577,6 +584,39 @@ PRESETS: dict[str, Preset] = {
         max_updates=CHAPTER_3_CONVERGED_UPDATES,
     ),
 }
+
+
+def confirmation(preset: Preset, **grid: list) -> Preset:
+    """``preset`` at :data:`CONFIRMATION_SEEDS`, its grid narrowed to ``grid`` where given (the points
+    the claims are about)."""
+    for name, values in grid.items():
+        if name not in preset.grid or not set(values) <= set(preset.grid[name]):
+            raise ValueError(f"grid must narrow the preset's grid {preset.grid}, got {name}={values!r}")
+    return replace(
+        preset,
+        description=f"The confirmation set (seeds 20-39, run after the claims were fixed) of: {preset.description}",
+        grid={**preset.grid, **grid},
+        seeds=CONFIRMATION_SEEDS,
+    )
+
+
+CONFIRMED = {
+    "act-parity-live": {"halting_bias_init": [1.0]},
+    "act-sequence-live": {},
+    "pondernet-parity-live": {},
+    "pondernet-parity-prior-live": {},
+    "act-parity-small-tau-live": {},
+    "pondernet-parity-kl-live": {},
+    "pointer-sort-live": {},
+    "pointer-sort-decoders-live": {},
+    "pointer-hull-live": {},
+    "ut-chains-live": {},
+    "ut-chains-tau-live": {},
+}
+"""The live settings the lessons make claims about, each with the grid its confirmation set runs."""
+
+PRESETS.update({name + CONFIRMATION_SUFFIX: confirmation(PRESETS[name], **grid) for name, grid in CONFIRMED.items()})
+
 """The chapters' live settings over 20 seeds, and the papers' parity sweeps at their scale (budgets ours:
 100,000 training updates each; ``--set max_updates=...`` changes them), for ``python -m ponderlib sweep
 --preset NAME`` and ``make evidence PRESET=NAME``."""
