@@ -18,16 +18,18 @@ Each claim takes one seed's runs: its row of :meth:`~ponderlib.sweep.evidence.Ev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ponderlib.core.engine import run_summary
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean
 from ponderlib.experiments.pointer import still_rising
 from ponderlib.experiments.pondernet import DifficultySummary
 from ponderlib.experiments.transformer import LEARNT_ACCURACY
 from ponderlib.mechanisms.halting import geometric_prior
-from ponderlib.sweep.presets import CONFIRMATION_SUFFIX, DEEP_START, PRESETS
+from ponderlib.sweep.evidence import Evidence, Rate
+from ponderlib.sweep.presets import CONFIRMATION_SEEDS, CONFIRMATION_SUFFIX, DEEP_START, PRESETS
 
 Claim = Callable[[Any], bool]
 """A claim about one seed: its summary at :attr:`LiveClaims.point`, else its row ``{grid point: summary}``."""
@@ -361,3 +363,103 @@ LIVE_CLAIMS: dict[str, LiveClaims] = {
 }
 """Every lesson's claims about its live runs, by lesson and setting: fixed before the confirmation sets
 (seeds 20-39) were run."""
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """What :func:`check_live_claims` found: each claim's rate over seeds 0-19 and over the confirmation
+    set, and which claims the live runs were held to.
+
+    Attributes:
+        claims: the :class:`LiveClaims` checked.
+        first: claim text -> :class:`~ponderlib.sweep.evidence.Rate` over seeds 0-19 (the preset's evidence).
+        confirmed: claim text -> its rate over seeds 20-39 (the confirmation set).
+        asserted: the claims that held in every seed of a complete confirmation set, which every live
+            run was then held to (none when the live runs are not runs of the setting).
+        same_setting: whether the live runs are runs of the setting (seeds aside).
+        live_runs: how many live runs (or seeds' rows) were checked.
+    """
+
+    claims: LiveClaims
+    first: dict[str, Rate]
+    confirmed: dict[str, Rate]
+    asserted: list[str]
+    same_setting: bool
+    live_runs: int
+
+    def markdown(self) -> str:
+        """The claims as a Markdown table: each claim, its rate over seeds 0-19 and over seeds 20-39,
+        and whether the live runs were held to it."""
+        def held(text: str) -> str:
+            if text in self.asserted:
+                return "yes" if self.live_runs == 1 else f"yes, all {self.live_runs}"
+            if not self.same_setting:
+                return "no: not this setting"
+            return "no: reported only"
+
+        rows = [f"| {text} | {self.first[text]} | {self.confirmed[text]} | {held(text)} |" for text in self.claims.claims]
+        header = "| claim | seeds 0-19 | seeds 20-39 (run after the claim was fixed) | asserted on the live runs |"
+        return "\n".join([header, "| --- | --- | --- | --- |", *rows])
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+
+def claim_rates(claims: LiveClaims, evidence: Evidence) -> dict[str, Rate]:
+    """Each claim's :class:`~ponderlib.sweep.evidence.Rate` over the seeds of ``evidence`` (the
+    preset's or its confirmation set's); none of none where it holds no run yet."""
+    if not evidence.records:
+        return {text: Rate(0, 0) for text in claims.claims}
+    if claims.point is not None:
+        return {text: evidence.rate(claim, **claims.point) for text, claim in claims.claims.items()}
+    return {text: evidence.rate_by_seed(claim) for text, claim in claims.claims.items()}
+
+
+def check_live_claims(claims: LiveClaims, live: Sequence[Any]) -> ClaimCheck:
+    """Count each claim over seeds 0-19 and over its confirmation set, and hold the live runs to the
+    claims that held in all 20 seeds of the confirmation set; the others are reported with their rates.
+
+    Args:
+        claims: the lesson's claims about one live setting (:data:`LIVE_CLAIMS`).
+        live: the live runs: with :attr:`LiveClaims.point`, summaries (or results with ``summary()``)
+            of that point; else one ``{grid point: summary or result}`` per seed.
+
+    Raises:
+        TypeError: ``claims`` is not a :class:`LiveClaims`, or ``live`` is not a sequence.
+        AssertionError: naming the claim, its rates and the live seed, when a confirmed claim fails.
+    """
+    if not isinstance(claims, LiveClaims):
+        raise TypeError(f"claims must be a LiveClaims (see LIVE_CLAIMS), got {type(claims).__name__}")
+    if not isinstance(live, Sequence) or isinstance(live, (str, bytes)):
+        raise TypeError(f"live must be a sequence of runs, got {type(live).__name__}")
+    evidence = Evidence.load(claims.preset)
+    try:
+        confirmation = Evidence.load(claims.confirmation)
+    except FileNotFoundError:  # not run yet: nothing is confirmed
+        confirmation = Evidence(claims.confirmation, PRESETS[claims.confirmation], [])
+    first, confirmed = claim_rates(claims, evidence), claim_rates(claims, confirmation)
+    if claims.point is None:
+        rows = [{key: run_summary(run) for key, run in row.items()} for row in live]
+        summaries = [summary for row in rows for summary in row.values()]
+    else:
+        rows = [run_summary(run) for run in live]
+        summaries = rows
+    settings = [_setting(record["config"]) for record in evidence.records]
+    same_setting = bool(summaries) and all(_setting(summary["config"]) in settings for summary in summaries)
+    asserted = [
+        text for text, rate in confirmed.items()
+        if same_setting and confirmation.complete and rate.runs == len(CONFIRMATION_SEEDS) and rate.holds == rate.runs
+    ]
+    for text in asserted:
+        for row in rows:
+            if not claims.claims[text](row):
+                seed = next(iter(row.values()))["seed"] if claims.point is None else row["seed"]
+                raise AssertionError(
+                    f"{text!r} held in {first[text]} (0-19) and {confirmed[text]} (20-39) of {claims.preset!r}, "
+                    f"but not in the live run of seed {seed}"
+                )
+    return ClaimCheck(claims, first, confirmed, asserted, same_setting, len(rows))
+
+
+def _setting(config: Mapping[str, Any]) -> dict:
+    return {name: value for name, value in config.items() if name != "seed"}
