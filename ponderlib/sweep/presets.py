@@ -449,6 +449,19 @@ PRESETS: dict[str, Preset] = {
         seeds=list(range(5)),
         max_updates=150_000,
     ),
+    "graves-parity-16-no-act": Preset(
+        description=(
+            "graves-parity-16's network without ACT, as Graves compares it (sec. 3.1: without ACT 'the network "
+            "reduced to a feedforward network with a single hidden layer'): one ponder step per vector "
+            "(M = 1, so p_1 = 1 and the halting unit does nothing) and no time penalty, 5 seeds, 60,000 "
+            "training updates; error overall and at each of 1..16 non-zero entries."
+        ),
+        task="parity",
+        grid={"max_ponder_steps": [1]},
+        fixed={**{k: v for k, v in GRAVES_16.items() if k != "max_ponder_steps"}, "tau": 0.0},
+        seeds=list(range(5)),
+        max_updates=60_000,
+    ),
     "pondernet-extrapolation-16": Preset(
         description=(
             "Banino et al. 2021, sec. 3.1 (extrapolation), at 16 elements: PonderNet with the paper's and the "
