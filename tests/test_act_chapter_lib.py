@@ -387,7 +387,9 @@ CURVES = SeedCurves(
 def test_signed_and_listed():
     assert words.signed(0.2393) == "+0.24" and words.signed(-0.5, 3) == "-0.500"
     assert words.signed(float("nan")) == "undefined (constant N)"
-    assert [words.listed(v) for v in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a and b", "a, b and c"]
+    from ponderlib.presentation.tables import listed
+
+    assert [listed(v) for v in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a and b", "a, b and c"]
 
 
 def test_seed_table_known_values():
@@ -401,66 +403,6 @@ def test_seed_table_known_values():
     ]
     with pytest.raises(ValueError, match="accuracy"):
         words.seed_table(CURVES, [1.0])
-
-
-def test_sawtooth_drop_against_the_scale_worked_by_hand():
-    sentence = words.sawtooth_drop([0.5, 0.7, 0.8], [5, 5, 4], [5.6, 5.2, 4.5], [0.1, 0.3, 0.4, 0.5, 0.2], eps=0.01)
-    assert sentence == (
-        "$N$ drops from 5 to 4 at $c = 0.800$ (by hand: $0.99 / 1.3 = 0.762$), where $\\rho$ falls from 5.200 to 4.500."
-    )
-    with pytest.raises(ValueError, match="ponder_steps"):
-        words.sawtooth_drop([1.0, 2.0], [3, 3], [3.1, 3.0], [0.5, 0.5], eps=0.01)
-
-
-class _Snapshot:
-    def __init__(self, steps, accuracy, r):
-        self.difficulty = torch.tensor([1, 2])
-        self.ponder_steps = torch.tensor(steps)
-        self.accuracy = torch.tensor(accuracy)
-        self.r = r
-
-
-class _Run:
-    """A :class:`TrackedRun` with numbers chosen by hand: snapshots after 1 and 2 updates."""
-
-    def __init__(self, seed, bias, accuracy, snapshots):
-        history = History()
-        for update, value in enumerate(accuracy, start=1):
-            history.record(update, 0.0, 0.0, {"accuracy": value})
-        config = replace(TINY, seed=seed, halting_bias_init=bias)
-        self.result = type("Result", (), {"config": config, "history": history, "fit": type("Fit", (), {"updates": 2})})
-        self.snapshots = snapshots
-
-    def correlation_at(self, update):
-        return self.snapshots[update].r
-
-
-def test_sequence_words_known_values():
-    evaluations = [
-        SequenceEvaluation(
-            0.75, torch.tensor([[1, 3], [2, 4]]), torch.ones(2, 2, dtype=torch.bool), torch.tensor([[1, 2], [1, 2]])
-        ),
-        SequenceEvaluation(
-            1.0, torch.ones(2, 2, dtype=torch.long), torch.ones(2, 2, dtype=torch.bool), torch.tensor([[1, 2], [1, 2]])
-        ),
-    ]
-    curves = SeedCurves.from_sequence([3, 4], evaluations)
-    assert words.sequence_seed_table([3, 4], evaluations, curves).splitlines()[2:] == [
-        f"| 3 | 0.750 | 2.50 | {words.signed(curves.correlation[0].item())} |",
-        "| 4 | 1.000 | 1.00 | undefined (constant N) |",
-    ]
-    assert words.sequence_run(evaluations, curves) == (
-        f"In this run the seeds reach 0.750 to 1.000 test accuracy; across difficulties a seed's mean $N(t)$ moves by "
-        f"at most 2.00 steps, and r = {words.signed(curves.correlation[0].item())}, undefined (constant N). They "
-        f"ponder 1.00 to 2.50 steps per time step."
-    )
-    assert words.sequence_evidence([1.0, 4.32, 2.5]) == (
-        "Over the 3 seeds, mean $N(t)$ per time step ranges from 1.00 to 4.32: the seeds differ in how much they "
-        "ponder overall, as much as in where."
-    )
-
-
-# --- Graves' figs. 4-6 from evidence ---------------------------------------------------------------
 
 
 def test_least_squares_slope_by_hand():
@@ -558,33 +500,3 @@ def test_tau_evidence_table_by_hand():
     assert len(table) == 4  # header, rule, two taus
     assert table[2].split(" | ")[1:] == ["1.5 ± 0.7", "3.00 ± 0.71", "0.000 ± 1.414", "1 of 2", "-0.70 to +0.80", "1.0 |"]
     assert "undefined" not in table[3] and "0.075 ± 0.106" in table[3]  # one seed's r is undefined, the other's +0.20
-
-
-def test_graded_verdicts_count_the_cases():
-    assert words.graded(2, 2, "runs") == "reproduced: 2 of 2 runs"
-    assert words.graded(1, 3, "seeds") == "partly: 1 of 3 seeds"
-    assert words.graded(0, 1, "values") == "not reproduced: 0 of 1 values"
-    for holds, out_of in [(3, 2), (-1, 2), (0, 0)]:
-        with pytest.raises(ValueError, match="holds must lie"):
-            words.graded(holds, out_of, "runs")
-
-
-def test_graves_parity_table_by_hand():
-    evidence = TauEvidence.from_summaries(_tau_summaries())
-    table = words.graves_parity_table(evidence, minimum_slope=0.1, high_taus=[0.01]).splitlines()
-    assert len(table) == 2 + len(words.GRAVES_PARITY_CLAIMS)
-    verdicts = [row.rsplit(" | ", 1)[1].rstrip(" |") for row in table[2:]]
-    assert verdicts == [
-        "partly: 1 of 2 values of τ ≤ 0.03",  # mean error 1.5 % at 0.001, 5.0 % (not below 5) at 0.01
-        "reproduced: 1 of 1 steps down the grid both more rapid and more accurate",  # curve means 0.82 > 0.80
-        "not reproduced: not largest at the smallest τ",  # sd of ponder time 0.71 at 0.001 < 0.80 at 0.01
-        "not reproduced: 0 of 2 runs flat, and failing more on harder vectors",  # error rises by only 3 points
-        "partly: 1 of 3 runs that learn",  # slopes +1, -1 (tau 0.001) and 0 (tau 0.01, seed 1)
-        "reproduced: 3 of 3 runs that learn",
-        "not tested",
-    ]
-    assert "1.5 % at 0.001, 5.0 % at 0.01" in table[2] and "0.82 at 0.001, 0.80 at 0.01" in table[3]
-    assert "mean slope of the runs that learn +0.000 at 0.001 and +0.000 at 0.01" in table[6]
-    assert table[2].startswith("| “For penalties of 0.03 and below the mean error was below 5%.”")
-    with pytest.raises(ValueError, match="high_taus"):
-        words.graves_parity_table(evidence, minimum_slope=0.1, high_taus=[0.5])

@@ -565,3 +565,56 @@ def test_every_page_reads_well(build, server, browser, device):
     context.close()
     report = "\n".join(f"{page}:\n  " + "\n  ".join(found) for page, found in problems.items())
     assert not problems, f"what a reader meets at {width} px (screenshots in {SCREENSHOTS}):\n{report}"
+
+
+# The shape of a lesson (BOOK.md, "Two pages per chapter"), measured at a desktop's width: a lesson is
+# a chapter of the table of contents whose reproduction report (chN_report) is listed beside it.
+LESSON_TARGETS = {"screens": 20, "tables": 6, "rows": 12, "first_code": 3, "first_live_result": 8}
+SCREEN = {"width": 1280, "height": 900}
+
+
+def _lessons() -> list[str]:
+    """The chapters (book/chN_...) whose report (book/chN_report) the table of contents lists."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [chapter["file"] for part in toc["parts"] for chapter in part["chapters"]]
+    reports = {name.split("/")[-1].split("_")[0] for name in files if name.endswith("_report")}
+    return [name for name in files if not name.endswith("_report") and name.split("/")[-1].split("_")[0] in reports]
+
+
+def test_every_lesson_meets_its_targets(build, server, browser):
+    """Every lesson, at 1280 x 900: at most 20 screens long, at most 6 tables of at most 12 rows, its
+    first visible code within 3 screens and its first live result (the cell tagged ``live-result``)
+    within 8."""
+    lessons = _lessons()
+    assert lessons, "no chapter has a reproduction report listed in _toc.yml"
+    context = browser.new_context(viewport=SCREEN)
+    context.route("**/*", _Network(server))
+    problems = {}
+    for lesson in lessons:
+        page = context.new_page()
+        page.goto(urljoin(server, f"{lesson}.html"), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        _wait_for_images(page)
+        page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+        shape = page.evaluate(
+            """([height]) => {
+                const top = (node) => node ? (node.getBoundingClientRect().top + window.scrollY) / height : null;
+                const shown = (node) => node.checkVisibility({ contentVisibilityAuto: true });
+                const tables = [...document.querySelectorAll("article table")].filter(shown);
+                return {
+                    screens: document.documentElement.scrollHeight / height,
+                    tables: tables.length,
+                    rows: Math.max(0, ...tables.map((t) => t.querySelectorAll("tbody tr").length)),
+                    first_code: top([...document.querySelectorAll("article .cell_input")].find(shown)),
+                    first_live_result: top(document.querySelector("article .tag_live-result")),
+                };
+            }""",
+            [SCREEN["height"]],
+        )
+        found = [f"{name} {value if value is None else round(value, 1)}: the target is at most {LESSON_TARGETS[name]}"
+                 for name, value in shape.items() if value is None or value > LESSON_TARGETS[name]]
+        if found:
+            problems[lesson] = found
+        page.close()
+    context.close()
+    assert not problems, "lessons over their targets:\n" + "\n".join(f"{k}: {v}" for k, v in problems.items())

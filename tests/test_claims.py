@@ -133,3 +133,16 @@ def test_check_live_claims_names_its_bad_arguments():
         check_live_claims({"a": lambda run: True}, [])
     with pytest.raises(TypeError, match="live must be a sequence of runs"):
         check_live_claims(LIVE_CLAIMS["ch1-parity"], "runs")
+
+
+def test_the_ledger_says_which_claims_a_lesson_may_assert(one_claim):
+    from ponderlib.experiments.claims import claim_ledger
+
+    claims, folder, live_records, confirm = one_claim
+    _write(folder, "act-parity-live", live_records)
+    assert "not yet: 0 of 20 confirmation runs" in claim_ledger(claims)
+    _write(folder, "act-parity-live-confirm",
+           _records(confirm, CONFIRMATION_SEEDS, lambda seed: {"final_accuracy": 0.90 if seed == 39 else 0.97}))
+    assert "| accuracy at least 0.95 | 20 of 20 seeds | 19 of 20 seeds | no: reported only |" in claim_ledger(claims)
+    with pytest.raises(TypeError, match="claims must be a LiveClaims"):
+        claim_ledger("ch1-parity")

@@ -162,3 +162,15 @@ def test_check_claims_per_seed_compares_grid_points_within_a_seed(tmp_path):
     bad = [{0.001: live_summary(7, 0.001, 1.0), 0.1: live_summary(7, 0.1, 2.0)}]
     with pytest.raises(AssertionError, match="live run of seed 7"):
         check_claims(evidence, falls, bad, per_seed=True)
+
+
+def test_evidence_table_lists_each_set_with_its_cost_and_machine():
+    from ponderlib.presentation.tables import evidence_table
+
+    table = evidence_table([Evidence.load("graves-parity-16"), Evidence.load("act-parity-live")])
+    lines = table.splitlines()
+    assert lines[0] == "| evidence set | runs | updates per run | CPU-minutes | ran on | commit |"
+    assert lines[2].startswith("| `graves-parity-16` | 35 | 60,000 | ")
+    assert lines[3].startswith("| `act-parity-live` | 40 | 5,000 | ")
+    with pytest.raises(ValueError, match="sets must hold at least one evidence set"):
+        evidence_table([])

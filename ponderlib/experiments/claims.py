@@ -405,6 +405,14 @@ class ClaimCheck:
         return self.markdown()
 
 
+def confirmation_set(claims: LiveClaims) -> Evidence:
+    """The confirmation set of ``claims`` as committed so far: empty before its first run."""
+    try:
+        return Evidence.load(claims.confirmation)
+    except FileNotFoundError:
+        return Evidence(claims.confirmation, PRESETS[claims.confirmation], [])
+
+
 def claim_rates(claims: LiveClaims, evidence: Evidence) -> dict[str, Rate]:
     """Each claim's :class:`~ponderlib.sweep.evidence.Rate` over the seeds of ``evidence`` (the
     preset's or its confirmation set's); none of none where it holds no run yet."""
@@ -432,11 +440,7 @@ def check_live_claims(claims: LiveClaims, live: Sequence[Any]) -> ClaimCheck:
         raise TypeError(f"claims must be a LiveClaims (see LIVE_CLAIMS), got {type(claims).__name__}")
     if not isinstance(live, Sequence) or isinstance(live, (str, bytes)):
         raise TypeError(f"live must be a sequence of runs, got {type(live).__name__}")
-    evidence = Evidence.load(claims.preset)
-    try:
-        confirmation = Evidence.load(claims.confirmation)
-    except FileNotFoundError:  # not run yet: nothing is confirmed
-        confirmation = Evidence(claims.confirmation, PRESETS[claims.confirmation], [])
+    evidence, confirmation = Evidence.load(claims.preset), confirmation_set(claims)
     first, confirmed = claim_rates(claims, evidence), claim_rates(claims, confirmation)
     if claims.point is None:
         rows = [{key: run_summary(run) for key, run in row.items()} for row in live]
@@ -463,3 +467,23 @@ def check_live_claims(claims: LiveClaims, live: Sequence[Any]) -> ClaimCheck:
 
 def _setting(config: Mapping[str, Any]) -> dict:
     return {name: value for name, value in config.items() if name != "seed"}
+
+
+def claim_ledger(claims: LiveClaims) -> str:
+    """The claims about one live setting as a Markdown table for a reproduction report: each claim, its
+    rate over seeds 0-19 and over the confirmation set, and whether a lesson may assert it (it held in
+    every seed of the complete confirmation set)."""
+    if not isinstance(claims, LiveClaims):
+        raise TypeError(f"claims must be a LiveClaims (see LIVE_CLAIMS), got {type(claims).__name__}")
+    first = claim_rates(claims, Evidence.load(claims.preset))
+    confirmation = confirmation_set(claims)
+    confirmed = claim_rates(claims, confirmation)
+
+    def asserted(rate: Rate) -> str:
+        if not confirmation.complete:
+            return f"not yet: {len(confirmation.records)} of {confirmation.preset.runs} confirmation runs"
+        return "yes" if rate.runs == len(CONFIRMATION_SEEDS) and rate.holds == rate.runs else "no: reported only"
+
+    rows = [f"| {text} | {first[text]} | {confirmed[text]} | {asserted(confirmed[text])} |" for text in claims.claims]
+    header = "| claim | seeds 0-19 | seeds 20-39 (run after the claim was fixed) | asserted on the live runs |"
+    return "\n".join([header, "| --- | --- | --- | --- |", *rows])

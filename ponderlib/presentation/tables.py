@@ -101,3 +101,21 @@ def graded(holds: int, out_of: int, cases: str) -> str:
         raise ValueError(f"holds must lie in [0, out_of] and out_of be at least 1, got {holds} of {out_of}")
     word = "reproduced" if holds == out_of else "not reproduced" if holds == 0 else "partly"
     return f"{word}: {holds} of {out_of} {cases}"
+
+
+def evidence_table(sets: Sequence) -> str:
+    """A reproduction report's list of evidence sets, one row per set (an
+    :class:`~ponderlib.sweep.evidence.Evidence`): its preset, runs (of those planned), training updates per
+    run, CPU-minutes of training (one thread per run), the machine and torch it ran on, and the commit."""
+    if len(sets) == 0:
+        raise ValueError("sets must hold at least one evidence set, got none")
+    rows = []
+    for evidence in sets:
+        cost = evidence.cost()
+        runs = f"{cost['runs']}" if evidence.complete else f"{cost['runs']} of {evidence.preset.runs}"
+        rows.append([
+            f"`{evidence.name}`", runs, f"{cost['updates']:,}", f"{cost['cpu_minutes']:.0f}",
+            ", ".join(cost["devices"]) + f"; torch {', '.join(cost['torch'])}", ", ".join(cost["commits"]),
+        ])
+    header = ["evidence set", "runs", "updates per run", "CPU-minutes", "ran on", "commit"]
+    return markdown_table(header, rows, align="lrrrll")
