@@ -1,0 +1,205 @@
+"""Issue 40, as a hostile user probes it: every count that sizes a tensor or a loop has an upper bound,
+checked up front; a setting that could only fail after training fails before it; a sweep that could
+never start is refused before any cluster starts; a results file takes only its own preset's runs;
+every error names its argument; no float setting takes NaN where it needs a finite number."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+
+import pytest
+import torch
+
+from ponderlib.core.validation import MAX_BATCH, MAX_LENGTH, MAX_WIDTH
+from ponderlib.mechanisms.pointer import MAX_BEAM_WIDTH, PointerNetwork, beam_search
+from ponderlib.sweep.presets import PRESETS
+from ponderlib.tasks.chains import ChainsConfig, chains_batch
+from ponderlib.tasks.convex_hull import HullConfig, hull_batch, hull_metrics_by_points
+from ponderlib.tasks.parity import ParityConfig, act_parity_model, evaluate_by_difficulty
+from ponderlib.tasks.parity_data import ParityVectors, parity_batch
+from ponderlib.tasks.sequence_parity import SequenceConfig
+from ponderlib.tasks.sorting import SortConfig, exact_match_by_length, sort_batch
+from tests.cli_runner import ROOT
+
+HUGE = 10**12
+MEMORY_CAP = 3 * 2**30
+"""Bytes of address space a CLI process may take here: a run that tried to allocate for a huge count
+dies of it rather than swapping the machine; one refused up front never comes near it."""
+
+
+def run_capped(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``python -m ponderlib ARGS`` in a fresh process under :data:`MEMORY_CAP` and ``timeout``."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu", "PONDERLIB_PROGRESS": "0"}
+    return subprocess.run(
+        [sys.executable, "-m", "ponderlib", *args], capture_output=True, text=True, env=env, timeout=timeout,
+        preexec_fn=cap,
+    )
+
+
+def assert_one_line_exit_2(proc: subprocess.CompletedProcess, *names: str) -> str:
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    for name in names:
+        assert name in lines[0], lines[0]
+    return lines[0]
+
+
+# --- 1. upper bounds on every count that sizes a tensor or a loop -------------------------------
+
+CONFIG_BOUNDS = [
+    (ChainsConfig, {"method": "fixed", "fixed_depth": 10**9}, "fixed_depth", MAX_LENGTH),
+    (ChainsConfig, {"max_ponder_steps": 10**9}, "max_ponder_steps", MAX_LENGTH),
+    (ChainsConfig, {"max_len": 10**9}, "max_len", MAX_LENGTH),
+    (ChainsConfig, {"test_max_len": 10**9}, "test_max_len", 24),  # at most n_names, itself bounded
+    (ChainsConfig, {"max_depth": 10**9}, "max_depth", MAX_LENGTH),
+    (ChainsConfig, {"test_max_depth": 10**9}, "test_max_depth", MAX_LENGTH),
+    (ChainsConfig, {"d_model": 2 * 10**6, "heads": 1}, "d_model", MAX_WIDTH),
+    (ChainsConfig, {"d_transition": 10**9}, "d_transition", MAX_WIDTH),
+    (ChainsConfig, {"test_size": HUGE}, "test_size", MAX_BATCH),
+    (ChainsConfig, {"eval_size": HUGE}, "eval_size", MAX_BATCH),
+    (ChainsConfig, {"batch_size": HUGE}, "batch_size", MAX_BATCH),
+    (SortConfig, {"test_max_len": 10**9}, "test_max_len", MAX_LENGTH),
+    (SortConfig, {"max_len": 10**9}, "max_len", MAX_LENGTH),
+    (SortConfig, {"min_len": 10**9, "max_len": 10**9}, "min_len", MAX_LENGTH),
+    (SortConfig, {"hidden": 10**9}, "hidden", MAX_WIDTH),
+    (SortConfig, {"attention_dim": 10**9}, "attention_dim", MAX_WIDTH),
+    (SortConfig, {"test_size": HUGE}, "test_size", MAX_BATCH),
+    (HullConfig, {"max_points": HUGE}, "max_points", MAX_LENGTH),
+    (HullConfig, {"test_max_points": HUGE}, "test_max_points", MAX_LENGTH),
+    (HullConfig, {"hidden": 10**9}, "hidden", MAX_WIDTH),
+    (HullConfig, {"test_size": HUGE}, "test_size", MAX_BATCH),
+    (HullConfig, {"beam_width": 10**9}, "beam_width", MAX_BEAM_WIDTH),
+    (ParityConfig, {"n_elems": 10**9}, "n_elems", MAX_LENGTH),
+    (ParityConfig, {"hidden": 10**9}, "hidden", MAX_WIDTH),
+    (ParityConfig, {"max_ponder_steps": 10**9}, "max_ponder_steps", MAX_LENGTH),
+    (ParityConfig, {"eval_size": HUGE}, "eval_size", MAX_BATCH),
+    (ParityConfig, {"difficulty_eval_size": HUGE}, "difficulty_eval_size", MAX_BATCH),
+    (ParityConfig, {"batch_size": HUGE}, "batch_size", MAX_BATCH),
+    (SequenceConfig, {"n_elems": 10**9}, "n_elems", MAX_LENGTH),
+    (SequenceConfig, {"seq_len": 10**9}, "seq_len", MAX_LENGTH),
+    (SequenceConfig, {"hidden": 10**9}, "hidden", MAX_WIDTH),
+    (SequenceConfig, {"max_ponder_steps": 10**9}, "max_ponder_steps", MAX_LENGTH),
+    (SequenceConfig, {"eval_size": HUGE}, "eval_size", MAX_BATCH),
+    (SequenceConfig, {"batch_size": HUGE}, "batch_size", MAX_BATCH),
+]
+
+
+@pytest.mark.parametrize(
+    ("config_class", "overrides", "name", "bound"), CONFIG_BOUNDS, ids=[f"{c.__name__}-{n}" for c, _, n, _ in CONFIG_BOUNDS]
+)
+def test_a_huge_count_is_refused_up_front_naming_the_field_and_its_bound(config_class, overrides, name, bound):
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as caught:
+        config_class(**overrides).validate()
+    message = str(caught.value)
+    assert message.startswith(f"{name} must be an integer in ["), message
+    assert re.search(rf"\b{bound}\], got", message), message
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(("config_class", "overrides", "name", "bound"), CONFIG_BOUNDS[:1] + CONFIG_BOUNDS[2:3])
+def test_the_bound_itself_is_allowed(config_class, overrides, name, bound):
+    config = config_class(**{**overrides, name: bound, "n_names": bound, "test_max_len": bound})
+    config.validate()
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: hull_batch(1, 3, HUGE), "max_points"),
+        (lambda: hull_batch(1, HUGE, HUGE), "min_points"),
+        (lambda: hull_batch(HUGE, 3, 4), "batch_size"),
+        (lambda: hull_batch(1, 3, 4, pad_to=HUGE), "pad_to"),
+        (lambda: sort_batch(1, 1, HUGE), "max_len"),
+        (lambda: sort_batch(HUGE, 1, 2), "batch_size"),
+        (lambda: sort_batch(1, 1, 2, pad_to=HUGE), "pad_to"),
+        (lambda: chains_batch(1, 1, HUGE, 1, HUGE), "max_len"),
+        (lambda: chains_batch(HUGE, 1, 4, 1, 8), "batch_size"),
+        (lambda: chains_batch(1, 1, 4, HUGE, 8), "max_depth"),
+        (lambda: parity_batch(HUGE, 8), "batch_size"),
+        (lambda: parity_batch(1, HUGE), "n_elems"),
+        (lambda: ParityVectors(8, seq_len=HUGE), "seq_len"),
+    ],
+)
+def test_a_data_function_refuses_a_huge_count_before_allocating(call, name):
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=rf"^{name} must be an integer in \[[^\]]+, \d+\], got"):
+        call()
+    assert time.perf_counter() - start < 5
+
+
+def test_scoring_functions_name_their_own_sample_counts():
+    hull_model = PointerNetwork("pointer", 4, 4, True, 4, input_size=2, end_pointer=True)
+    with pytest.raises(ValueError, match=r"^samples must be an integer in \[1, 1000000\], got 0"):
+        hull_metrics_by_points(hull_model, [4], samples=0, seed=0)
+    sort_model = PointerNetwork("pointer", 4, 4, True, 4)
+    with pytest.raises(ValueError, match=r"^samples_per_length must be an integer in \[1, 1000000\], got 0"):
+        exact_match_by_length(sort_model, [3], samples_per_length=0, seed=0)
+    parity_model = act_parity_model(4, 4)
+    with pytest.raises(ValueError, match=r"^samples_per_difficulty must be an integer in \[1, 1000000\]"):
+        evaluate_by_difficulty(parity_model, 4, samples_per_difficulty=HUGE, seed=0)
+    with pytest.raises(ValueError, match=r"^beam_width must be an integer in \[1, 1000\], got 1000000"):
+        beam_search(sort_model, torch.zeros(1, 3), torch.tensor([3]), beam_width=10**6)
+
+
+def test_every_preset_run_is_within_the_bounds():
+    for name, preset in PRESETS.items():
+        for values in itertools.product(*preset.grid.values()):
+            config = preset.config(preset.seeds[0], **dict(zip(preset.grid, values)))
+            config.validate()  # raises, naming the field, if a bound were below a preset's value
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (["chains", "--method", "fixed", "--fixed-depth", "1000000000", "--max-updates", "1"], "fixed_depth"),
+        (["sorting", "--max-updates", "1", "--test-max-len", "1000000000"], "test_max_len"),
+        (["convex_hull", "--max-updates", "1", "--max-points", "1000000000000"], "max_points"),
+        (["parity", "--max-updates", "1", "--n-elems", "1000000000"], "n_elems"),
+        (["sequence_parity", "--max-updates", "1", "--seq-len", "1000000000"], "seq_len"),
+    ],
+)
+def test_cli_refuses_a_huge_count_at_once_under_a_memory_cap(args, name):
+    start = time.perf_counter()
+    proc = run_capped("train", *args, timeout=120)
+    assert_one_line_exit_2(proc, name, "must be an integer in [")
+    assert time.perf_counter() - start < 60
+
+
+# --- 2. settings that could only fail after training ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("config_class", "overrides", "name"),
+    [
+        (ChainsConfig, {"min_len": 1, "max_len": 1, "eval_size": 1}, "eval_size"),
+        (ChainsConfig, {"min_len": 1, "max_len": 1, "test_size": 1}, "test_size"),
+        (ParityConfig, {"n_elems": 1, "difficulty_eval_size": 1}, "difficulty_eval_size"),
+        (ParityConfig, {"n_elems": 8, "min_nonzero": 3, "max_nonzero": 3, "difficulty_eval_size": 1}, "difficulty_eval_size"),
+        (SequenceConfig, {"seq_len": 1, "eval_size": 1}, "eval_size"),
+    ],
+)
+def test_a_set_too_small_for_its_correlation_is_refused_up_front(config_class, overrides, name):
+    with pytest.raises(ValueError, match=rf"^{name} must be >= 2 when .*a correlation needs at least two values"):
+        config_class(**overrides).validate()
+    config_class(**{**overrides, name: 2}).validate()  # two values are enough
+
+
+@pytest.mark.parametrize(("option", "name"), [("--eval-size", "eval_size"), ("--test-size", "test_size")])
+def test_cli_chains_with_one_position_fails_before_training(option, name):
+    start = time.perf_counter()
+    proc = run_capped("train", "chains", "--min-len", "1", "--max-len", "1", option, "1", timeout=120)
+    line = assert_one_line_exit_2(proc, name, "min_len = 1")
+    assert "1-d" not in line
+    assert time.perf_counter() - start < 60  # the default budget of 400 updates was never started
