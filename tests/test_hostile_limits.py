@@ -203,3 +203,53 @@ def test_cli_chains_with_one_position_fails_before_training(option, name):
     line = assert_one_line_exit_2(proc, name, "min_len = 1")
     assert "1-d" not in line
     assert time.perf_counter() - start < 60  # the default budget of 400 updates was never started
+
+
+# --- 3. a Ray sweep that could never start ---------------------------------------------------------
+
+TINY_SPEC = (
+    "task: parity\ngrid: {tau: [0.1]}\nseeds: [0]\n"
+    "fixed: {max_updates: 1, n_elems: 2, hidden: 2, eval_size: 4, difficulty_eval_size: 2, eval_every: 1}\n"
+)
+
+
+@pytest.mark.parametrize("num_gpus", [1, 0.25, 3])
+def test_ray_asking_for_a_gpu_without_cuda_is_refused_before_any_cluster_starts(tmp_path, monkeypatch, num_gpus):
+    ray = pytest.importorskip("ray")
+    from ponderlib.sweep.runner import sweep
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(b"")
+    with pytest.raises(ValueError, match=r"^num_gpus=.* more GPUs than the local Ray cluster"):
+        sweep("parity", {"tau": [0.1]}, [0], results, fixed={"max_updates": 1}, executor="ray", num_gpus=num_gpus)
+    assert not ray.is_initialized()
+    assert results.read_bytes() == b""
+
+
+def test_cluster_gpus_are_checked_against_what_each_run_asks():
+    from ponderlib.sweep.executors import check_cluster_gpus
+
+    check_cluster_gpus(None, 0, "a cluster")
+    check_cluster_gpus(0, 0, "a cluster")
+    check_cluster_gpus(0.25, 1, "a cluster")
+    with pytest.raises(ValueError, match=r"^num_gpus=2 asks each run for more GPUs than a cluster has \(1\)"):
+        check_cluster_gpus(2, 1, "a cluster")
+
+
+def test_cli_ray_with_num_gpus_on_a_machine_without_cuda_exits_2_at_once(tmp_path):
+    pytest.importorskip("ray")
+    spec, results = tmp_path / "spec.yaml", tmp_path / "results.jsonl"
+    spec.write_text(TINY_SPEC)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu", "CUDA_VISIBLE_DEVICES": ""}
+    env.pop("RAY_ADDRESS", None)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "ponderlib", "sweep", "--spec", str(spec), "--results", str(results),
+         "--executor", "ray", "--num-gpus", "1"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert_one_line_exit_2(proc, "num_gpus")
+    assert time.perf_counter() - start < 60
+    assert not results.exists() or results.read_bytes() == b""

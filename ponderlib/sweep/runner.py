@@ -120,7 +120,7 @@ def sweep(
             done.setdefault(run_key(record["task"], record["config"]), record)
         pending = [run for run in runs if run.key not in done]
         if executor == "ray" and pending:
-            check_ray_connection(address, workers)
+            check_ray_connection(address, workers, num_gpus)
     except BaseException:
         appender.close()
         raise
