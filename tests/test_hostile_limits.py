@@ -253,3 +253,66 @@ def test_cli_ray_with_num_gpus_on_a_machine_without_cuda_exits_2_at_once(tmp_pat
     assert_one_line_exit_2(proc, "num_gpus")
     assert time.perf_counter() - start < 60
     assert not results.exists() or results.read_bytes() == b""
+
+
+# --- 4. a results file holds one preset's runs, or one plain sweep's --------------------------------
+
+EVIDENCE = ROOT / "evidence"
+
+
+def test_cli_preset_sweep_onto_another_presets_file_exits_2_and_leaves_it_byte_for_byte(tmp_path):
+    results = tmp_path / "copy.jsonl"
+    results.write_bytes((EVIDENCE / "pondernet-parity-live.jsonl").read_bytes())
+    before = results.read_bytes()
+    for extra in ([], ["--seeds", "0"]):  # the preset as it stands, and with its seeds overridden
+        proc = run_capped("sweep", "--preset", "act-parity-live", "--results", str(results), "--quiet", *extra)
+        assert_one_line_exit_2(proc, str(results))
+        assert results.read_bytes() == before
+
+
+def test_a_preset_file_takes_not_its_confirmation_sets_runs(tmp_path):
+    from ponderlib.sweep.evidence import check_preset_records
+    from ponderlib.sweep.results import load_results
+
+    live = load_results(EVIDENCE / "act-parity-live.jsonl")
+    confirm = load_results(EVIDENCE / "act-parity-live-confirm.jsonl")
+    check_preset_records("act-parity-live", live, "live.jsonl")
+    check_preset_records("act-parity-live-confirm", confirm, "confirm.jsonl")
+    with pytest.raises(ValueError, match=r"'confirm\.jsonl' .* not one of the preset 'act-parity-live' .*seed 2\d"):
+        check_preset_records("act-parity-live", live[:3] + confirm[:1], "confirm.jsonl")
+    with pytest.raises(ValueError, match=r"not one of the preset 'act-parity-live-confirm' .*seed \d\b"):
+        check_preset_records("act-parity-live-confirm", live[:1], "live.jsonl")
+
+
+def test_evidence_of_another_preset_is_refused_on_load_naming_the_file_and_the_preset(tmp_path):
+    from ponderlib.sweep.evidence import Evidence
+
+    path = tmp_path / "act-parity-live.jsonl"
+    path.write_bytes((EVIDENCE / "pondernet-parity-live.jsonl").read_bytes())
+    with pytest.raises(ValueError) as caught:
+        Evidence.load("act-parity-live", tmp_path)
+    assert str(path) in str(caught.value) and "'act-parity-live'" in str(caught.value)
+    path.write_bytes((EVIDENCE / "act-parity-live.jsonl").read_bytes())
+    assert Evidence.load("act-parity-live", tmp_path).by_seed()  # its own runs load, and read
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ({"task": "sorting", "grid": {"hidden": [8]}, "fixed": {"max_updates": 1}}, "task 'parity', not 'sorting'"),
+        ({"task": "parity", "grid": {"tau": [0.1]}, "fixed": {"max_updates": 1, "method": "act"}}, "method='pondernet'"),
+    ],
+)
+def test_a_plain_sweep_refuses_a_file_of_another_task_or_fixed_setting(tmp_path, second, message):
+    from ponderlib.sweep.runner import sweep
+
+    tiny = {"max_updates": 1, "n_elems": 2, "hidden": 2, "eval_size": 4, "difficulty_eval_size": 2, "eval_every": 1}
+    results = tmp_path / "runs.jsonl"
+    sweep("parity", {"tau": [0.1]}, [0], results, fixed={**tiny, "method": "pondernet"}, progress=False)
+    before = results.read_bytes()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sweep(second["task"], second["grid"], [1], results, fixed=second["fixed"], progress=False)
+    assert results.read_bytes() == before
+    # the same sweep grown (another seed, another grid value) is still its own
+    sweep("parity", {"tau": [0.1, 0.2]}, [0, 1], results, fixed={**tiny, "method": "pondernet"}, progress=False)
+    assert results.read_bytes().startswith(before) and results.read_bytes().count(b"\n") == 4

@@ -27,12 +27,14 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ponderlib.core.engine import run_summary
+from ponderlib.core.engine import run_summary, short
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
+from ponderlib.sweep.spec import make_spec
 
 EVIDENCE_VARIABLE = "PONDERLIB_EVIDENCE"
 """The environment variable naming the evidence folder (default: ``evidence/`` beside the package)."""
@@ -89,6 +91,33 @@ def metric(summary: Mapping[str, Any], name: str) -> Any:
     return value
 
 
+@cache
+def _planned_configs(name: str) -> dict[int, list[dict]]:
+    """Seed -> the config dicts of the preset ``name``'s runs at that seed, as a sweep of it writes them."""
+    spec = PRESETS[name].spec()
+    planned: dict[int, list[dict]] = {}
+    for run in make_spec(spec.task, spec.grid, spec.seeds, spec.fixed).runs:
+        planned.setdefault(run.seed, []).append(run.config.to_dict())
+    return planned
+
+
+def check_preset_records(name: str, records: list[dict], path: str | os.PathLike) -> None:
+    """Raise ``ValueError`` naming the file ``path`` and the preset ``name`` unless every record is a run
+    of that preset as it stands: its task the preset's, and its config (seed included) one of those
+    the preset's spec gives. So a file never mixes two presets' runs (not even a preset's and its
+    confirmation set's, ``NAME-confirm``: the same settings at other seeds), and a stale file (the
+    preset changed since) is named, not read."""
+    preset, planned = PRESETS[name], _planned_configs(name)
+    for record in records:
+        task, seed = record["task"], record["seed"]
+        if task != preset.task or record["config"] not in planned.get(seed, []):
+            raise ValueError(
+                f"results file {str(path)!r} holds a run that is not one of the preset {name!r} as it stands "
+                f"(task {short(repr(task))}, seed {short(repr(seed))}, point {short(repr(record['point']))}): a results "
+                f"file holds one preset's runs; give another file, or run `make evidence PRESET={name}` again"
+            )
+
+
 @dataclass(frozen=True)
 class Evidence:
     """The finished runs of one preset, read from its evidence file.
@@ -111,9 +140,13 @@ class Evidence:
         """The evidence of the preset ``name``, from ``folder`` (default :func:`evidence_folder`).
 
         Raises:
-            ValueError: ``name`` is not a preset.
+            TypeError: ``name`` is not a string.
+            ValueError: ``name`` is not a preset, or its file holds a run that is not one of the preset
+                as it stands (:func:`check_preset_records`).
             FileNotFoundError: its file is missing, naming the command that makes it.
         """
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a preset's name (a str), got {type(name).__name__}")
         if name not in PRESETS:
             raise ValueError(f"name must be one of the presets {', '.join(map(repr, PRESETS))}; got {name!r}")
         path = Path(evidence_folder() if folder is None else folder) / f"{name}.jsonl"
@@ -122,7 +155,9 @@ class Evidence:
                 f"no evidence file {str(path)!r}: run `make evidence PRESET={name}` in a clone of the repository, "
                 f"or set {EVIDENCE_VARIABLE} to the folder that holds it"
             )
-        return cls(name, PRESETS[name], load_results(path))
+        records = load_results(path)
+        check_preset_records(name, records, path)
+        return cls(name, PRESETS[name], records)
 
     @property
     def complete(self) -> bool:

@@ -19,6 +19,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from ponderlib.core.engine import short
 from ponderlib.core.provenance import source_revision
 from ponderlib.sweep.executors import check_executor, check_ray_connection, execute
 from ponderlib.sweep.results import ResultsAppender, run_key
@@ -115,6 +116,7 @@ def sweep(
     # before a run finishes (a line cut short is dropped only then).
     appender = ResultsAppender(path).open()  # locked until the sweep ends: one sweep per results file
     try:
+        check_same_sweep(path, appender.records, task, runs, fixed)
         done: dict[str, dict] = {}
         for record in appender.records:
             done.setdefault(run_key(record["task"], record["config"]), record)
@@ -163,6 +165,33 @@ def sweep(
     if failed:
         raise SweepIncomplete(report)
     return report
+
+
+def check_same_sweep(
+    path: Path, records: list[dict], task: str, runs: list[Run], fixed: Mapping[str, Any] | None
+) -> None:
+    """Raise ``ValueError`` naming the results file unless every record in it is a run of this sweep's
+    ``task`` with this sweep's ``fixed`` fields (their values as every planned run's config has them): a
+    results file holds one sweep's runs, whose grid and seeds may grow from one call to the next, and
+    never another task's or another setting's (another preset's), which a summary would mix in."""
+    planned = [run.config.to_dict() for run in runs]
+    shared = {
+        name: planned[0][name] for name in fixed or {}
+        if name in planned[0] and all(config[name] == planned[0][name] for config in planned)
+    }
+    for record in records:
+        if record["task"] != task:
+            raise ValueError(
+                f"results file {str(path)!r} holds runs of the task {short(repr(record['task']))}, not {task!r}: "
+                "a results file holds one sweep's runs; give another file"
+            )
+        config = record["config"]
+        for name, value in shared.items():
+            if name in config and config[name] != value:
+                raise ValueError(
+                    f"results file {str(path)!r} holds a run with {name}={short(repr(config[name]))} where this sweep "
+                    f"fixes {name}={value!r}: a results file holds one sweep's runs; give another file"
+                )
 
 
 def _one_line(exc: BaseException) -> str:
