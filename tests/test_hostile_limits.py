@@ -316,3 +316,64 @@ def test_a_plain_sweep_refuses_a_file_of_another_task_or_fixed_setting(tmp_path,
     # the same sweep grown (another seed, another grid value) is still its own
     sweep("parity", {"tau": [0.1, 0.2]}, [0, 1], results, fixed={**tiny, "method": "pondernet"}, progress=False)
     assert results.read_bytes().startswith(before) and results.read_bytes().count(b"\n") == 4
+
+
+# --- 5. errors that name their argument ------------------------------------------------------------
+
+
+def test_evidence_load_of_a_list_is_a_type_error_naming_name():
+    from ponderlib.sweep.evidence import Evidence
+
+    with pytest.raises(TypeError, match=r"^name must be a preset's name \(a str\), got list"):
+        Evidence.load(["act-parity-live"])
+
+
+def _evidence():
+    from ponderlib.sweep.evidence import Evidence
+
+    return Evidence.load("act-parity-live", EVIDENCE)
+
+
+def _live():
+    return [record["summary"] for record in _evidence().records[:1]]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "kind", "name"),
+    [
+        (lambda: (_evidence(), [lambda run: True], _live()), TypeError, "claims"),
+        (lambda: (_evidence(), {"learns": "yes"}, _live()), TypeError, "claims"),
+        (lambda: (_evidence(), {3: lambda run: True}, _live()), TypeError, "claims"),
+        (lambda: ("act-parity-live", {"learns": lambda run: True}, _live()), TypeError, "evidence"),
+        (lambda: (_evidence(), {"learns": lambda run: True}, "runs"), TypeError, "live"),
+        (lambda: (_evidence(), {}, _live()), ValueError, "claims"),
+        (lambda: (_evidence(), {"learns": lambda run: True}, []), ValueError, "live"),
+    ],
+)
+def test_check_claims_names_the_argument_that_is_wrong(arguments, kind, name):
+    from ponderlib.sweep.evidence import check_claims
+
+    evidence, claims, live = arguments()
+    point = {"halting_bias_init": 1.0} if not isinstance(evidence, str) else {}
+    with pytest.raises(kind, match=rf"^{name} must "):
+        check_claims(evidence, claims, live, **point)
+
+
+def test_a_rate_over_no_runs_has_no_fraction_and_a_rate_is_checked():
+    from ponderlib.sweep.evidence import Rate
+
+    with pytest.raises(ValueError, match="no runs"):
+        Rate(0, 0).fraction
+    with pytest.raises(ValueError, match=r"^holds must be an integer in \[0, 2\], got 3"):
+        Rate(3, 2)
+    with pytest.raises(ValueError, match=r"^runs must be an integer >= 0"):
+        Rate(0, -1)
+    assert Rate(1, 2).fraction == 0.5
+
+
+@pytest.mark.parametrize("seed", [2**64, 2**63, -1, 1.5])
+def test_stream_generator_names_seed_and_its_range(seed):
+    from ponderlib.core.seeds import stream_generator
+
+    with pytest.raises(ValueError, match=r"^seed must be an integer in \[0, 9223372036854775807\], got"):
+        stream_generator(seed, "data")

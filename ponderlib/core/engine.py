@@ -30,7 +30,7 @@ from tqdm.auto import tqdm
 from ponderlib._version import __version__
 from ponderlib.core.device import get_device
 from ponderlib.core.provenance import device_name
-from ponderlib.core.seeds import stream_generator
+from ponderlib.core.seeds import SEED_MAX, stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import MAX_BATCH, check_counts, check_fraction, check_int, check_positive, check_sizes
 
@@ -54,10 +54,6 @@ def progress_enabled(progress: bool | None) -> bool:
         raise ValueError(f"{PROGRESS_VARIABLE} must be one of {', '.join(PROGRESS_VALUES)}, got {value[:40]!r}")
     return PROGRESS_VALUES[value]
 
-
-SEED_MAX = 2**63 - 1
-"""The largest seed a run takes: a seed plus its streams' offsets (:data:`~ponderlib.core.seeds.STREAMS`)
-must fit ``torch.manual_seed``'s 64-bit range."""
 
 FIELD_KINDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
 """The scalar types a config field may have, as an error names them."""

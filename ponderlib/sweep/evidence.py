@@ -24,7 +24,7 @@ import math
 import os
 import site
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ponderlib.core.engine import run_summary, short
+from ponderlib.core.validation import check_int
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
 from ponderlib.sweep.spec import make_spec
@@ -62,9 +63,15 @@ class Rate:
     holds: int
     runs: int
 
+    def __post_init__(self) -> None:
+        check_int("runs", self.runs, minimum=0)
+        check_int("holds", self.holds, minimum=0, maximum=self.runs)
+
     @property
     def fraction(self) -> float:
-        """``holds / runs``."""
+        """``holds / runs``; ``ValueError`` for no runs (``Rate(0, 0)``: no seed was there to count)."""
+        if self.runs == 0:
+            raise ValueError("a rate over no runs has no fraction: no seed of the evidence was counted")
         return self.holds / self.runs
 
     @property
@@ -321,7 +328,24 @@ def check_claims(
     Raises:
         AssertionError: naming the claim, its rate and the live run, when a claim that holds in at
             least 19 of 20 seeds of the evidence fails in a live run.
+        TypeError: naming the argument, when ``evidence`` is not an :class:`Evidence`, ``claims`` not a
+            mapping of texts to callables, or ``live`` not a list.
+        ValueError: ``claims`` or ``live`` is empty: nothing would be checked, yet a table would say
+            what was.
     """
+    if not isinstance(evidence, Evidence):
+        raise TypeError(f"evidence must be an Evidence (Evidence.load(NAME)), got {type(evidence).__name__}")
+    if not isinstance(claims, Mapping):
+        raise TypeError(f"claims must be a mapping of claim text -> callable, got {type(claims).__name__}")
+    for text, claim in claims.items():
+        if not isinstance(text, str) or not callable(claim):
+            raise TypeError(f"claims must map each claim's text (a str) to a callable, got {short(repr(text))}: {type(claim).__name__}")
+    if isinstance(live, (str, bytes, Mapping)) or not isinstance(live, Sequence):
+        raise TypeError(f"live must be a list of the live runs, got {type(live).__name__}")
+    if not claims:
+        raise ValueError("claims must hold at least one claim, got none: nothing would be checked")
+    if not live:
+        raise ValueError("live must hold at least one live run, got none: nothing would be checked")
     if per_seed:
         rows = [{key: run_summary(run) for key, run in row.items()} for row in live]
         rates = {text: evidence.rate_by_seed(claim) for text, claim in claims.items()}
