@@ -377,3 +377,75 @@ def test_stream_generator_names_seed_and_its_range(seed):
 
     with pytest.raises(ValueError, match=r"^seed must be an integer in \[0, 9223372036854775807\], got"):
         stream_generator(seed, "data")
+
+
+# --- 6. NaN and inf where a finite number is needed ------------------------------------------------
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize("value", [NAN, INF, -INF, 0.0, 1.5])
+def test_exponential_decay_refuses_a_decay_outside_0_1_naming_lr_decay(value):
+    from ponderlib.core.engine import exponential_decay
+
+    optimizer = torch.optim.Adam([torch.nn.Parameter(torch.zeros(1))])
+    with pytest.raises(ValueError, match=r"^lr_decay must be in \(0, 1\], got"):
+        exponential_decay(optimizer, value)
+    assert exponential_decay(optimizer, 1.0) is None
+
+
+@pytest.mark.parametrize("config_class", [ParityConfig, SequenceConfig, SortConfig, HullConfig, ChainsConfig])
+def test_no_float_field_of_a_config_takes_nan_or_inf(config_class):
+    import dataclasses
+    import typing
+
+    hints = typing.get_type_hints(config_class)
+    floats = [f.name for f in dataclasses.fields(config_class) if "float" in str(hints[f.name])]
+    assert "lr" in floats and "grad_clip" in floats
+    for name in floats:
+        for value in (NAN, INF, -INF):
+            with pytest.raises(ValueError, match=rf"^{name} must be"):
+                config_class(**{name: value}).validate_once()
+
+
+@pytest.mark.parametrize(
+    ("build", "name"),
+    [
+        (lambda value: __import__("ponderlib.mechanisms.act", fromlist=["ACT"]).ACT(
+            torch.nn.GRUCell(2, 4), torch.nn.Linear(4, 1), 4, halting_bias_init=value), "halting_bias_init"),
+        (lambda value: __import__("ponderlib.mechanisms.universal_transformer", fromlist=["UniversalTransformer"])
+            .UniversalTransformer(halting_bias_init=value), "halting_bias_init"),
+        (lambda value: act_parity_model(4, 4, halting_bias_init=value), "halting_bias_init"),
+    ],
+)
+@pytest.mark.parametrize("value", [NAN, INF])
+def test_a_model_refuses_a_halting_bias_that_is_not_finite(build, name, value):
+    with pytest.raises(ValueError, match=rf"^{name} must be a finite number, got"):
+        build(value)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: __import__("ponderlib.mechanisms.act", fromlist=["ACT"]).ACT(
+            torch.nn.GRUCell(2, 4), torch.nn.Linear(4, 1), 4, max_ponder_steps=10**9),
+        lambda: __import__("ponderlib.mechanisms.pondernet", fromlist=["PonderNet"]).PonderNet(
+            torch.nn.Linear(2, 2), 4, max_ponder_steps=10**9),
+        lambda: __import__("ponderlib.mechanisms.universal_transformer", fromlist=["UniversalTransformer"])
+            .UniversalTransformer(max_ponder_steps=10**9),
+        lambda: __import__("ponderlib.mechanisms.halting", fromlist=["geometric_prior"]).geometric_prior(0.2, 10**12),
+    ],
+)
+def test_a_mechanism_built_by_hand_bounds_its_ponder_steps(build):
+    with pytest.raises(ValueError, match=r"^max_ponder_steps must be an integer in \[1, 10000\], got"):
+        build()
+
+
+@pytest.mark.parametrize("threshold", [NAN, 1.5, -0.1])
+def test_a_settled_step_threshold_outside_0_1_is_refused_not_read_as_step_1(threshold):
+    from ponderlib.experiments.pondernet import StepAccuracy
+
+    table = StepAccuracy(torch.tensor([1, 2]), torch.tensor([[0.5, 0.99], [0.4, 0.6]]), torch.full((2, 2), 0.5))
+    assert table.settled_step(1, 0.95) == 2
+    with pytest.raises(ValueError, match=r"^threshold must be in \[0, 1\], got"):
+        table.settled_step(1, threshold)
