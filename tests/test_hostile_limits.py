@@ -449,3 +449,18 @@ def test_a_settled_step_threshold_outside_0_1_is_refused_not_read_as_step_1(thre
     assert table.settled_step(1, 0.95) == 2
     with pytest.raises(ValueError, match=r"^threshold must be in \[0, 1\], got"):
         table.settled_step(1, threshold)
+
+
+def test_an_empty_evidence_file_is_described_as_empty_not_with_blanks(tmp_path):
+    from ponderlib.sweep.evidence import Evidence
+
+    (tmp_path / "act-parity-live.jsonl").write_bytes(b"")
+    text = Evidence.load("act-parity-live", tmp_path).describe()
+    assert text == "`make evidence PRESET=act-parity-live`: none of its 40 runs yet."
+
+
+def test_check_claims_per_seed_names_a_row_that_is_not_a_mapping():
+    from ponderlib.sweep.evidence import check_claims
+
+    with pytest.raises(TypeError, match=r"^live\[0\] must be a mapping"):
+        check_claims(_evidence(), {"learns": lambda row: True}, [_live()], per_seed=True)

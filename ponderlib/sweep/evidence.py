@@ -248,6 +248,8 @@ class Evidence:
     def describe(self) -> str:
         """One Markdown sentence: the command, the runs (and how many are still to come, while the set
         grows), the budget, the cost and the machine."""
+        if not self.records:
+            return f"`make evidence PRESET={self.name}`: none of its {self.preset.runs} runs yet."
         cost = self.cost()
         grid = ", ".join(f"{name} in {{{', '.join(map(str, values))}}}" for name, values in self.preset.grid.items())
         runs = f"{cost['runs']} runs" if self.complete else f"{cost['runs']} of its {self.preset.runs} runs so far"
@@ -347,6 +349,9 @@ def check_claims(
     if not live:
         raise ValueError("live must hold at least one live run, got none: nothing would be checked")
     if per_seed:
+        for index, row in enumerate(live):
+            if not isinstance(row, Mapping):
+                raise TypeError(f"live[{index}] must be a mapping {{grid point: run}} with per_seed, got {type(row).__name__}")
         rows = [{key: run_summary(run) for key, run in row.items()} for row in live]
         rates = {text: evidence.rate_by_seed(claim) for text, claim in claims.items()}
         live_summaries = [s for row in rows for s in row.values()]
