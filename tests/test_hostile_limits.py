@@ -257,6 +257,8 @@ def test_cli_ray_with_num_gpus_on_a_machine_without_cuda_exits_2_at_once(tmp_pat
 
 # --- 4. a results file holds one preset's runs, or one plain sweep's --------------------------------
 
+TINY = {"max_updates": 1, "n_elems": 2, "hidden": 2, "eval_size": 4, "difficulty_eval_size": 2, "eval_every": 1, "lr": 0.01}
+
 EVIDENCE = ROOT / "evidence"
 
 
@@ -300,13 +302,15 @@ def test_evidence_of_another_preset_is_refused_on_load_naming_the_file_and_the_p
     ("second", "message"),
     [
         ({"task": "sorting", "grid": {"hidden": [8]}, "fixed": {"max_updates": 1}}, "task 'parity', not 'sorting'"),
-        ({"task": "parity", "grid": {"tau": [0.1]}, "fixed": {"max_updates": 1, "method": "act"}}, "method='pondernet'"),
+        ({"task": "parity", "grid": {"tau": [0.1]}, "fixed": {**TINY, "method": "act"}}, "method='pondernet'"),
+        # a field left at its default is as fixed as one given: the default budget is not the file's 1 update
+        ({"task": "parity", "grid": {"tau": [0.1]}, "fixed": {}}, "max_updates=1 where this sweep fixes max_updates=10000"),
     ],
 )
 def test_a_plain_sweep_refuses_a_file_of_another_task_or_fixed_setting(tmp_path, second, message):
     from ponderlib.sweep.runner import sweep
 
-    tiny = {"max_updates": 1, "n_elems": 2, "hidden": 2, "eval_size": 4, "difficulty_eval_size": 2, "eval_every": 1}
+    tiny = TINY
     results = tmp_path / "runs.jsonl"
     sweep("parity", {"tau": [0.1]}, [0], results, fixed={**tiny, "method": "pondernet"}, progress=False)
     before = results.read_bytes()

@@ -116,7 +116,7 @@ def sweep(
     # before a run finishes (a line cut short is dropped only then).
     appender = ResultsAppender(path).open()  # locked until the sweep ends: one sweep per results file
     try:
-        check_same_sweep(path, appender.records, task, runs, fixed)
+        check_same_sweep(path, appender.records, task, runs, grid)
         done: dict[str, dict] = {}
         for record in appender.records:
             done.setdefault(run_key(record["task"], record["config"]), record)
@@ -167,17 +167,16 @@ def sweep(
     return report
 
 
-def check_same_sweep(
-    path: Path, records: list[dict], task: str, runs: list[Run], fixed: Mapping[str, Any] | None
-) -> None:
+def check_same_sweep(path: Path, records: list[dict], task: str, runs: list[Run], grid: Mapping[str, Any]) -> None:
     """Raise ``ValueError`` naming the results file unless every record in it is a run of this sweep's
-    ``task`` with this sweep's ``fixed`` fields (their values as every planned run's config has them): a
-    results file holds one sweep's runs, whose grid and seeds may grow from one call to the next, and
-    never another task's or another setting's (another preset's), which a summary would mix in."""
+    ``task`` with this sweep's fixed fields: every field outside the ``grid`` (and the seed) that all
+    the planned runs share, given in ``fixed`` or left at the config's default. A results file holds one
+    sweep's runs, whose grid and seeds may grow from one call to the next, and never another task's or
+    another setting's (another preset's), which a summary would mix in."""
     planned = [run.config.to_dict() for run in runs]
     shared = {
-        name: planned[0][name] for name in fixed or {}
-        if name in planned[0] and all(config[name] == planned[0][name] for config in planned)
+        name: value for name, value in planned[0].items()
+        if name != "seed" and name not in grid and all(config.get(name) == value for config in planned)
     }
     for record in records:
         if record["task"] != task:
