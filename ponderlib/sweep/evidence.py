@@ -121,7 +121,7 @@ def check_preset_records(name: str, records: list[dict], path: str | os.PathLike
             raise ValueError(
                 f"results file {str(path)!r} holds a run that is not one of the preset {name!r} as it stands "
                 f"(task {short(repr(task))}, seed {short(repr(seed))}, point {short(repr(record['point']))}): a results "
-                f"file holds one preset's runs; give another file, or run `make evidence PRESET={name}` again"
+                f"file holds one preset's runs as it stands; give another file, or move this one away and run `make evidence PRESET={name}`"
             )
 
 

@@ -99,7 +99,8 @@ def sweep(
 
     Everything is checked before the first run (:func:`~ponderlib.sweep.spec.make_spec`, the
     executor's options, the results file, a Ray cluster's address); problems raise ``ValueError``, and
-    leave the results file byte for byte as it was. One sweep writes to a results file at a time: a
+    leave the results file byte for byte as it was; among them a results file holding another task's
+    runs, or runs of another setting (:func:`check_same_sweep`). One sweep writes to a results file at a time: a
     second one on the same file raises ``ValueError`` at once. Runs that raise or lose
     their worker do not stop the others; if any failed, :class:`SweepIncomplete` is raised after the
     rest have finished. ``KeyboardInterrupt`` stops the sweep; a run it interrupted is not recorded.
