@@ -59,6 +59,7 @@ from ponderlib.sweep import (
     summarize,
     sweep,
 )
+from ponderlib.sweep.evidence import check_preset_records
 from ponderlib.sweep.results import check_regular
 from ponderlib.sweep.spec import MAX_RUNS
 from ponderlib.tasks.registry import TASKS, Task, get_task
@@ -236,6 +237,9 @@ def _run_sweep(args: argparse.Namespace) -> dict:
     fixed = {name: value for name, value in spec.fixed.items() if name not in grid_here} | set_here
     grid = {name: values for name, values in spec.grid.items() if name not in set_here} | grid_here
     seeds = spec.seeds if args.seeds is None else _parse_seeds(args.seeds)
+    if args.preset and not (args.set or args.grid or args.seeds) and Path(args.results).is_file():
+        # the preset as it stands: its file holds its runs only (read here; sweep() locks it, and checks again)
+        check_preset_records(args.preset, load_results(args.results), args.results)
     try:
         report = sweep(
             spec.task, grid, seeds, args.results, fixed=fixed, executor=args.executor, workers=args.workers,

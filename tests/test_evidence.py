@@ -51,7 +51,8 @@ def hand_made(folder: Path, name: str = "act-parity-tau-live", seeds=(0, 1, 2)) 
             summary = {"seed": seed, "updates": 2000, "seconds": 30.0, "torch_threads": 1, "device_name": "AMD EPYC",
                        "torch_version": "2.13.0+cpu", "ponderlib_version": "0.3.0", "mean_ponder_steps": steps,
                        "accuracy_by_difficulty": {"8": 0.5 + seed / 10}}
-            lines.append({"task": "parity", "point": {"tau": tau}, "seed": seed, "config": {"seed": seed, "tau": tau},
+            config = PRESETS[name].config(seed, tau=tau).to_dict()  # a run of the preset: Evidence.load checks it
+            lines.append({"task": "parity", "point": {"tau": tau}, "seed": seed, "config": config,
                           "summary": summary, "source": {"git_commit": "a" * 40, "git_dirty": False}})
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return path
@@ -112,7 +113,8 @@ def test_a_presets_config_is_a_run_of_its_evidence():
 
 
 def live_summary(seed: int, tau: float, steps: float, **config) -> dict:
-    return {"seed": seed, "mean_ponder_steps": steps, "config": {"seed": seed, "tau": tau, **config}}
+    setting = PRESETS["act-parity-tau-live"].config(seed, tau=tau).to_dict()  # the evidence's setting, as hand_made's
+    return {"seed": seed, "mean_ponder_steps": steps, "config": {**setting, **config}}
 
 
 def test_finished_says_whether_every_seed_of_a_point_is_in(tmp_path, monkeypatch):

@@ -63,7 +63,7 @@ def test_parity_vectors_check_once_and_draw_what_parity_batch_draws():
     assert sequences.inputs.shape == (2, 4, 3) and sequences.targets.shape == sequences.difficulty.shape == (2, 4)
     with pytest.raises(ValueError, match="max_nonzero must be an integer in \\[3, 6\\], got 2"):
         ParityVectors(6, 3, 2)
-    with pytest.raises(ValueError, match="seq_len must be an integer >= 1"):
+    with pytest.raises(ValueError, match=r"seq_len must be an integer in \[1, 10000\]"):
         ParityVectors(6, seq_len=0)
 
 

@@ -412,8 +412,8 @@ def test_time_budget_stops_training():
 @pytest.mark.parametrize(
     "overrides, message",
     [
-        ({"min_len": 0}, "min_len must be an integer >= 1, got 0"),
-        ({"min_len": 7, "max_len": 6}, "max_len must be an integer >= min_len = 7, got 6"),
+        ({"min_len": 0}, "min_len must be an integer in [1, 10000], got 0"),
+        ({"min_len": 7, "max_len": 6}, "max_len must be an integer in [min_len = 7, 10000], got 6"),
         ({"order": "random"}, "order must be one of 'asc', 'desc'; got 'random'"),
         ({"values": "str"}, "values must be one of 'int', 'float'; got 'str'"),
         ({"decoder": "transformer"}, "decoder must be one of 'pointer', 'seq2seq', 'bahdanau', 'luong'"),
@@ -456,8 +456,8 @@ def test_test_max_len_below_max_len_is_refused():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--min-len", "0"], "min_len must be an integer >= 1, got 0"),
-        (["--min-len", "9", "--max-len", "4"], "max_len must be an integer >= min_len = 9, got 4"),
+        (["--min-len", "0"], "min_len must be an integer in [1, 10000], got 0"),
+        (["--min-len", "9", "--max-len", "4"], "max_len must be an integer in [min_len = 9, 10000], got 4"),
         (["--order", "sideways"], "invalid choice: 'sideways'"),
         (["--values", "str"], "invalid choice: 'str'"),
     ],

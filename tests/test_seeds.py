@@ -32,7 +32,7 @@ def test_a_config_draws_its_streams_through_the_same_function():
 
 @pytest.mark.parametrize(
     "seed, stream, message",
-    [(-1, "data", "seed must be an integer >= 0"), (1.5, "data", "seed must be an integer"), (0, "halting", "stream must be one of")],
+    [(-1, "data", r"seed must be an integer in \[0, 9223372036854775807\]"), (1.5, "data", "seed must be an integer"), (0, "halting", "stream must be one of")],
 )
 def test_bad_seeds_and_streams_are_refused(seed, stream, message):
     with pytest.raises(ValueError, match=message):

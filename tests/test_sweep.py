@@ -176,7 +176,7 @@ def test_what_validation_records_is_no_field_of_the_config():
 @pytest.mark.parametrize(
     "name, value, message",
     [
-        ("hidden", -1, "hidden must be an integer >= 1, got -1"),
+        ("hidden", -1, r"hidden must be an integer in \[1, 4096\], got -1"),
         ("n_elems", 3.0, "n_elems must be an integer"),  # equal to the 3 validated, but not an integer
         ("method", "lstm", "method must be one of 'act', 'pondernet'"),
     ],
@@ -321,7 +321,7 @@ def test_cli_error_in_a_real_process_has_no_traceback(tmp_path):
     )
     assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [
-        "python -m ponderlib: error: grid point {'hidden': -1}: hidden must be an integer >= 1, got -1"
+        "python -m ponderlib: error: grid point {'hidden': -1}: hidden must be an integer in [1, 4096], got -1"
     ]
     assert not (tmp_path / "runs.jsonl").exists()
 

@@ -30,9 +30,9 @@ from tqdm.auto import tqdm
 from ponderlib._version import __version__
 from ponderlib.core.device import get_device
 from ponderlib.core.provenance import device_name
-from ponderlib.core.seeds import stream_generator
+from ponderlib.core.seeds import SEED_MAX, stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.core.validation import check_fraction, check_int, check_positive, check_sizes
+from ponderlib.core.validation import MAX_BATCH, check_counts, check_fraction, check_int, check_positive, check_sizes
 
 PROGRESS_VARIABLE = "PONDERLIB_PROGRESS"
 """Environment variable: ``0`` turns off the progress bars of runs that leave ``progress`` unset.
@@ -54,10 +54,6 @@ def progress_enabled(progress: bool | None) -> bool:
         raise ValueError(f"{PROGRESS_VARIABLE} must be one of {', '.join(PROGRESS_VALUES)}, got {value[:40]!r}")
     return PROGRESS_VALUES[value]
 
-
-SEED_MAX = 2**63 - 1
-"""The largest seed a run takes: a seed plus its streams' offsets (:data:`~ponderlib.core.seeds.STREAMS`)
-must fit ``torch.manual_seed``'s 64-bit range."""
 
 FIELD_KINDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
 """The scalar types a config field may have, as an error names them."""
@@ -148,7 +144,7 @@ class TrainConfig:
 
         Task configs extend this with their own fields and call ``super().validate()``.
         """
-        check_int("batch_size", self.batch_size, minimum=1)
+        check_counts(MAX_BATCH, batch_size=self.batch_size)
         if self.lr is not None:
             check_positive("lr", self.lr)
         check_positive("grad_clip", self.grad_clip)
@@ -162,7 +158,8 @@ class TrainConfig:
             check_positive("max_seconds", self.max_seconds)
         if self.target_accuracy is None and self.max_updates is None and self.max_seconds is None:
             raise ValueError("set at least one of target_accuracy, max_updates, max_seconds, or training never stops")
-        check_sizes(eval_every=self.eval_every, eval_size=self.eval_size)
+        check_sizes(eval_every=self.eval_every)
+        check_counts(MAX_BATCH, eval_size=self.eval_size)
         check_int("seed", self.seed, minimum=0, maximum=SEED_MAX)
         if self.threads is not None:
             check_int("threads", self.threads, minimum=1)
@@ -236,8 +233,10 @@ def exponential_decay(optimizer: torch.optim.Optimizer, lr_decay: float) -> torc
     pointer network's hulls train with Adam at 1e-3 decayed this way), computed from ``k`` each time
     rather than multiplied up, so it is the closed form to rounding. ``lr_decay = 1`` returns None: no
     scheduler at all, so a run is bit-identical to one that never had the option. ``lr_decay`` must
-    be in (0, 1] (:class:`DecayingLRConfig` checks it once, in its ``validate``).
+    be in (0, 1] (:class:`DecayingLRConfig` checks it once, in its ``validate``; this function
+    too, once per run: NaN would train at a NaN learning rate).
     """
+    check_fraction("lr_decay", lr_decay, include_zero=False)
     if lr_decay == 1.0:
         return None
     return torch.optim.lr_scheduler.LambdaLR(optimizer, lambda updates: lr_decay ** (updates / LR_DECAY_UPDATES))

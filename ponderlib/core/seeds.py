@@ -25,10 +25,15 @@ STREAMS = {"data": 0, "held_out": 1_000_003, "sampling": 2_000_003, "test": 3_00
 - ``scoring``: the sets drawn after training for a breakdown (per difficulty, per length, per point count).
 """
 
+SEED_MAX = 2**63 - 1
+"""The largest seed a run takes: a seed plus its streams' offsets (:data:`STREAMS`) must fit
+``torch.manual_seed``'s 64-bit range (also ``ponderlib.core.engine.SEED_MAX``)."""
+
 
 def stream_seed(seed: int, stream: str) -> int:
-    """The integer seed of ``stream`` for a run seeded with ``seed`` (``seed + STREAMS[stream]``)."""
-    check_int("seed", seed, minimum=0)
+    """The integer seed of ``stream`` for a run seeded with ``seed`` (``seed + STREAMS[stream]``), ``seed``
+    an integer in ``[0, SEED_MAX]``."""
+    check_int("seed", seed, minimum=0, maximum=SEED_MAX)
     check_choice("stream", stream, tuple(STREAMS))
     return seed + STREAMS[stream]
 

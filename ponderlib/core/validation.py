@@ -21,6 +21,21 @@ import math
 
 import torch
 
+MAX_LENGTH = 10_000
+"""The largest count along a sequence a run or a data function takes: positions of an array or a
+program (``max_len``, ``test_max_len``, ``pad_to``), points of a set, elements of a parity vector,
+ponder steps (``max_ponder_steps``, ``fixed_depth``) and chain depths. Each sizes a tensor or a loop,
+so a larger one would allocate for minutes or fail with an out-of-memory error deep inside torch; the
+book's presets stay below 100."""
+
+MAX_WIDTH = 4_096
+"""The largest layer a run builds (``hidden``, ``d_model``, ``d_transition``, ``attention_dim``,
+``heads``): a GRU of this size already holds 100 million weights; the book's presets stay at 256."""
+
+MAX_BATCH = 1_000_000
+"""The most samples drawn at once: a batch, a held-out or a test set (``batch_size``, ``eval_size``,
+``test_size``, ``difficulty_eval_size``, ``samples``); the book's presets stay below 5,000."""
+
 
 def check_rank(name: str, tensor: torch.Tensor, rank: int, shape_doc: str) -> None:
     """Raise unless ``tensor`` is a non-empty tensor of the given rank (``shape_doc`` e.g. ``"(B, N)"``):
@@ -52,6 +67,25 @@ def check_int(name: str, value: int, minimum: int, maximum: int | None = None) -
         raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
     if value < minimum or (maximum is not None and value > maximum):
         raise ValueError(f"{name} must be an integer {allowed}, got {value}")
+
+
+def check_counts(maximum: int, **counts: int) -> None:
+    """Raise unless every count is an integer in ``[1, maximum]``, naming the first that is not
+    (``check_counts(MAX_LENGTH, n_elems=n_elems, max_ponder_steps=max_ponder_steps)``): the sizes of
+    a run's tensors and loops, bounded by :data:`MAX_LENGTH`, :data:`MAX_WIDTH` or :data:`MAX_BATCH`."""
+    for name, value in counts.items():
+        check_int(name, value, minimum=1, maximum=maximum)
+
+
+def check_correlated(name: str, value: int, per_item: int, why: str) -> None:
+    """Raise unless ``value`` items of ``per_item`` values each (both integers >= 1, checked before)
+    give at least the two values a correlation needs, naming ``name`` and ``why`` the others fix
+    ``per_item`` (``check_correlated("eval_size", eval_size, min_len, "min_len = 1")``): otherwise a
+    run would train, then fail on its first correlation with an error that names nothing."""
+    if value * per_item < 2:
+        raise ValueError(
+            f"{name} must be >= 2 when {why}: a correlation needs at least two values, got {name} = {value}"
+        )
 
 
 def check_non_negative(name: str, value: float) -> None:

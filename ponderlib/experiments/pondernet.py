@@ -14,7 +14,7 @@ import torch
 from ponderlib.core.engine import run_summary
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation
-from ponderlib.core.validation import check_int
+from ponderlib.core.validation import check_fraction, check_int
 from ponderlib.mechanisms.pondernet import PonderNet
 from ponderlib.tasks.parity import DifficultyEvaluation, ParityResult
 from ponderlib.tasks.parity_data import parity_batch
@@ -114,7 +114,9 @@ class StepAccuracy:
 
     def settled_step(self, difficulty: int, threshold: float = 0.95) -> int:
         """The first ponder step from which every step's prediction at ``difficulty`` is at least
-        ``threshold`` accurate (``max_ponder_steps + 1`` if even the last step is below it)."""
+        ``threshold`` accurate (``max_ponder_steps + 1`` if even the last step is below it); ``threshold``
+        in [0, 1] (NaN would be below nothing, and every difficulty would settle at step 1)."""
+        check_fraction("threshold", threshold)
         below = (self.accuracy[self._row(difficulty)] < threshold).nonzero().flatten()  # 0-based steps
         return int(below.max()) + 2 if below.numel() else 1
 

@@ -26,6 +26,8 @@ import torch
 from torch import nn
 
 from ponderlib.core.validation import (
+    MAX_LENGTH,
+    check_counts,
     check_finite,
     check_fraction,
     check_non_negative,
@@ -92,8 +94,10 @@ class ACT(nn.Module):
         halting_bias_init: float = 1.0,
     ) -> None:
         super().__init__()
-        check_sizes(max_ponder_steps=max_ponder_steps, hidden_size=hidden_size)
+        check_sizes(hidden_size=hidden_size)
+        check_counts(MAX_LENGTH, max_ponder_steps=max_ponder_steps)
         check_fraction("eps", eps, include_one=False)
+        check_finite("halting_bias_init", halting_bias_init)  # NaN would make every h_n NaN
         self.cell = cell
         self.output_layer = output_layer
         self.halting_unit = nn.Linear(hidden_size, 1)  # h_n = sigmoid(W_h s_n + b_h), Graves eq. 5

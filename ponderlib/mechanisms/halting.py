@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import torch
 
 from ponderlib.core.validation import (
+    MAX_LENGTH,
     check_choice,
     check_fraction,
     check_int,
@@ -199,7 +200,7 @@ def geometric_prior(
         shape ``(max_ponder_steps,)``, dtype float32, summing to one.
     """
     check_lambda_p(lambda_p)
-    check_int("max_ponder_steps", max_ponder_steps, minimum=1)
+    check_int("max_ponder_steps", max_ponder_steps, minimum=1, maximum=MAX_LENGTH)
     check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
     lambdas = torch.full((1, max_ponder_steps), float(lambda_p), dtype=torch.float64, device=device)
     prior = pondernet_halting(lambdas, check=False)[0]  # (N,): the tail on step N

@@ -60,6 +60,11 @@ and with the Luong-style variant."""
 ATTENTION_DECODERS = ("bahdanau", "luong")
 """The seq2seq decoders that read a context vector ``c_i``."""
 
+MAX_BEAM_WIDTH = 1_000
+"""The most beams :func:`beam_search` keeps per sample: it decodes ``B * beam_width`` outputs at
+once, each expanded by every position, so a wider beam would allocate without bound (the book
+uses 3)."""
+
 
 @dataclass
 class Encoded:
@@ -404,7 +409,7 @@ def beam_search(
         ``pointers (B, T)`` (-1 at padded steps) and their total ``log p (B,)``.
     """
     ensure_type("model", model, PointerNetwork)
-    check_int("beam_width", beam_width, minimum=1)
+    check_int("beam_width", beam_width, minimum=1, maximum=MAX_BEAM_WIDTH)
     encoded = model.encode(inputs, lengths).repeat_interleave(beam_width)  # tensors (B*K, ...)
     B, width = inputs.shape[0], encoded.mask.shape[1]  # width N' = N (+ 1 with the end pointer)
     K = beam_width

@@ -25,7 +25,9 @@ import torch
 from torch import nn
 
 from ponderlib.core.validation import (
+    MAX_LENGTH,
     check_choice,
+    check_counts,
     check_fraction,
     check_lambda_p,
     check_non_negative,
@@ -110,7 +112,8 @@ class PonderNet(nn.Module):
 
     def __init__(self, step: nn.Module, hidden_size: int, max_ponder_steps: int = 20, unroll_tolerance: float = 1e-3) -> None:
         super().__init__()
-        check_sizes(max_ponder_steps=max_ponder_steps, hidden_size=hidden_size)
+        check_sizes(hidden_size=hidden_size)
+        check_counts(MAX_LENGTH, max_ponder_steps=max_ponder_steps)
         check_fraction("unroll_tolerance", unroll_tolerance, include_one=False)
         self.step = step
         self.hidden_size = hidden_size

@@ -42,7 +42,16 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.core.validation import check_choice, check_fraction, check_int, check_rank, check_sizes, ensure_tensor
+from ponderlib.core.validation import (
+    MAX_LENGTH,
+    check_choice,
+    check_finite,
+    check_fraction,
+    check_int,
+    check_rank,
+    check_sizes,
+    ensure_tensor,
+)
 from ponderlib.mechanisms.attention import zero_padding
 from ponderlib.mechanisms.halting import act_halting, pondernet_halting
 from ponderlib.mechanisms.pondernet import HALTING_RULES
@@ -151,9 +160,10 @@ class UniversalTransformer(nn.Module):
         halting_bias_init: float = 1.0,
     ) -> None:
         super().__init__()
-        check_int("max_ponder_steps", max_ponder_steps, minimum=1)
+        check_int("max_ponder_steps", max_ponder_steps, minimum=1, maximum=MAX_LENGTH)
         check_choice("method", method, METHODS)
         check_fraction("eps", eps, include_one=False)
+        check_finite("halting_bias_init", halting_bias_init)
         coordinate_embedding(1, 1, d_model)  # checks d_model
         self.block = SharedBlock(d_model, heads, d_transition)
         if method != "fixed":

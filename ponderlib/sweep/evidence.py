@@ -24,15 +24,18 @@ import math
 import os
 import site
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ponderlib.core.engine import run_summary
+from ponderlib.core.engine import run_summary, short
+from ponderlib.core.validation import check_int
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
+from ponderlib.sweep.spec import make_spec
 
 EVIDENCE_VARIABLE = "PONDERLIB_EVIDENCE"
 """The environment variable naming the evidence folder (default: ``evidence/`` beside the package)."""
@@ -60,9 +63,15 @@ class Rate:
     holds: int
     runs: int
 
+    def __post_init__(self) -> None:
+        check_int("runs", self.runs, minimum=0)
+        check_int("holds", self.holds, minimum=0, maximum=self.runs)
+
     @property
     def fraction(self) -> float:
-        """``holds / runs``."""
+        """``holds / runs``; ``ValueError`` for no runs (``Rate(0, 0)``: no seed was there to count)."""
+        if self.runs == 0:
+            raise ValueError("a rate over no runs has no fraction: no seed of the evidence was counted")
         return self.holds / self.runs
 
     @property
@@ -89,6 +98,33 @@ def metric(summary: Mapping[str, Any], name: str) -> Any:
     return value
 
 
+@cache
+def _planned_configs(name: str) -> dict[int, list[dict]]:
+    """Seed -> the config dicts of the preset ``name``'s runs at that seed, as a sweep of it writes them."""
+    spec = PRESETS[name].spec()
+    planned: dict[int, list[dict]] = {}
+    for run in make_spec(spec.task, spec.grid, spec.seeds, spec.fixed).runs:
+        planned.setdefault(run.seed, []).append(run.config.to_dict())
+    return planned
+
+
+def check_preset_records(name: str, records: list[dict], path: str | os.PathLike) -> None:
+    """Raise ``ValueError`` naming the file ``path`` and the preset ``name`` unless every record is a run
+    of that preset as it stands: its task the preset's, and its config (seed included) one of those
+    the preset's spec gives. So a file never mixes two presets' runs (not even a preset's and its
+    confirmation set's, ``NAME-confirm``: the same settings at other seeds), and a stale file (the
+    preset changed since) is named, not read."""
+    preset, planned = PRESETS[name], _planned_configs(name)
+    for record in records:
+        task, seed = record["task"], record["seed"]
+        if task != preset.task or record["config"] not in planned.get(seed, []):
+            raise ValueError(
+                f"results file {str(path)!r} holds a run that is not one of the preset {name!r} as it stands "
+                f"(task {short(repr(task))}, seed {short(repr(seed))}, point {short(repr(record['point']))}): a results "
+                f"file holds one preset's runs as it stands; give another file, or move this one away and run `make evidence PRESET={name}`"
+            )
+
+
 @dataclass(frozen=True)
 class Evidence:
     """The finished runs of one preset, read from its evidence file.
@@ -111,9 +147,13 @@ class Evidence:
         """The evidence of the preset ``name``, from ``folder`` (default :func:`evidence_folder`).
 
         Raises:
-            ValueError: ``name`` is not a preset.
+            TypeError: ``name`` is not a string.
+            ValueError: ``name`` is not a preset, or its file holds a run that is not one of the preset
+                as it stands (:func:`check_preset_records`).
             FileNotFoundError: its file is missing, naming the command that makes it.
         """
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a preset's name (a str), got {type(name).__name__}")
         if name not in PRESETS:
             raise ValueError(f"name must be one of the presets {', '.join(map(repr, PRESETS))}; got {name!r}")
         path = Path(evidence_folder() if folder is None else folder) / f"{name}.jsonl"
@@ -122,7 +162,9 @@ class Evidence:
                 f"no evidence file {str(path)!r}: run `make evidence PRESET={name}` in a clone of the repository, "
                 f"or set {EVIDENCE_VARIABLE} to the folder that holds it"
             )
-        return cls(name, PRESETS[name], load_results(path))
+        records = load_results(path)
+        check_preset_records(name, records, path)
+        return cls(name, PRESETS[name], records)
 
     @property
     def complete(self) -> bool:
@@ -206,6 +248,8 @@ class Evidence:
     def describe(self) -> str:
         """One Markdown sentence: the command, the runs (and how many are still to come, while the set
         grows), the budget, the cost and the machine."""
+        if not self.records:
+            return f"`make evidence PRESET={self.name}`: none of its {self.preset.runs} runs yet."
         cost = self.cost()
         grid = ", ".join(f"{name} in {{{', '.join(map(str, values))}}}" for name, values in self.preset.grid.items())
         runs = f"{cost['runs']} runs" if self.complete else f"{cost['runs']} of its {self.preset.runs} runs so far"
@@ -286,8 +330,28 @@ def check_claims(
     Raises:
         AssertionError: naming the claim, its rate and the live run, when a claim that holds in at
             least 19 of 20 seeds of the evidence fails in a live run.
+        TypeError: naming the argument, when ``evidence`` is not an :class:`Evidence`, ``claims`` not a
+            mapping of texts to callables, or ``live`` not a list.
+        ValueError: ``claims`` or ``live`` is empty: nothing would be checked, yet a table would say
+            what was.
     """
+    if not isinstance(evidence, Evidence):
+        raise TypeError(f"evidence must be an Evidence (Evidence.load(NAME)), got {type(evidence).__name__}")
+    if not isinstance(claims, Mapping):
+        raise TypeError(f"claims must be a mapping of claim text -> callable, got {type(claims).__name__}")
+    for text, claim in claims.items():
+        if not isinstance(text, str) or not callable(claim):
+            raise TypeError(f"claims must map each claim's text (a str) to a callable, got {short(repr(text))}: {type(claim).__name__}")
+    if isinstance(live, (str, bytes, Mapping)) or not isinstance(live, Sequence):
+        raise TypeError(f"live must be a list of the live runs, got {type(live).__name__}")
+    if not claims:
+        raise ValueError("claims must hold at least one claim, got none: nothing would be checked")
+    if not live:
+        raise ValueError("live must hold at least one live run, got none: nothing would be checked")
     if per_seed:
+        for index, row in enumerate(live):
+            if not isinstance(row, Mapping):
+                raise TypeError(f"live[{index}] must be a mapping {{grid point: run}} with per_seed, got {type(row).__name__}")
         rows = [{key: run_summary(run) for key, run in row.items()} for row in live]
         rates = {text: evidence.rate_by_seed(claim) for text, claim in claims.items()}
         live_summaries = [s for row in rows for s in row.values()]

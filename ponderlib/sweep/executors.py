@@ -69,19 +69,40 @@ def check_executor(executor: str, workers: int | None, address: str | None, num_
         check_non_negative("num_gpus", num_gpus)
 
 
-def check_ray_connection(address: str | None, workers: int | None) -> None:
+def check_ray_connection(address: str | None, workers: int | None, num_gpus: float | None = None) -> None:
     """Raise ``ValueError`` if Ray is not installed; if this process is already connected to Ray and
-    ``address`` or ``workers`` asks for another cluster; or if the cluster to connect to (``address``,
+    ``address`` or ``workers`` asks for another cluster; if the cluster to connect to (``address``,
     else ``RAY_ADDRESS``, else the one ``ray start`` recorded; none: a local one is started) is not a
-    valid address, or does not answer like a Ray cluster within :data:`RAY_CONNECT_SECONDS`."""
+    valid address, or does not answer like a Ray cluster within :data:`RAY_CONNECT_SECONDS`; or if
+    ``num_gpus`` asks for more GPUs than the cluster has, where that is known before it starts (the
+    local cluster has this machine's CUDA devices; an existing one is checked once connected, before
+    any run is submitted): Ray would wait for a placement forever."""
     ray = _import_ray()
     if ray.is_initialized():
         if (address, workers) != (None, None):
             raise ValueError("this process is already connected to Ray: leave address and workers unset to use that connection")
+        check_cluster_gpus(num_gpus, ray.cluster_resources().get("GPU", 0), "the Ray cluster this process is connected to")
         return
     target = _cluster_address(address)
     if target is not None:
         _check_answers(address, target)
+    else:
+        check_cluster_gpus(num_gpus, _local_gpus(), "the local Ray cluster a sweep starts (this machine's CUDA devices)")
+
+
+def _local_gpus() -> int:
+    """The CUDA devices this machine has, 0 without CUDA: the GPUs of a local Ray cluster."""
+    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+
+
+def check_cluster_gpus(num_gpus: float | None, gpus: float, cluster: str) -> None:
+    """Raise ``ValueError`` naming ``num_gpus`` if each run asks for more of a GPU than ``cluster``
+    has (``gpus`` in all): no run could ever be placed, and the sweep would wait forever."""
+    if num_gpus is not None and num_gpus > gpus:
+        raise ValueError(
+            f"num_gpus={num_gpus!r} asks each run for more GPUs than {cluster} has ({gpus:g}), "
+            f"so no run could ever start: leave num_gpus unset, or ask for at most {gpus:g}"
+        )
 
 
 def _cluster_address(address: str | None) -> str | None:
@@ -210,6 +231,8 @@ def _execute_ray(
                 raise ValueError(f"Ray did not start or connect (address={short(repr(address))}): {short(str(exc), 200)}") from None
             if held is not None:
                 held.release()  # a Ctrl-C held while Ray started is raised here, its cluster running
+            # an existing cluster's GPUs are known only now; no run is submitted yet
+            check_cluster_gpus(num_gpus, ray.cluster_resources().get("GPU", 0), f"the Ray cluster (address={short(repr(address))})")
         if num_gpus is None:
             num_gpus = GPU_SHARE if torch.cuda.is_available() else 0
         remote = ray.remote(num_cpus=1, num_gpus=num_gpus)(_run_one)

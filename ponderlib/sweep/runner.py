@@ -19,6 +19,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from ponderlib.core.engine import short
 from ponderlib.core.provenance import source_revision
 from ponderlib.sweep.executors import check_executor, check_ray_connection, execute
 from ponderlib.sweep.results import ResultsAppender, run_key
@@ -98,7 +99,8 @@ def sweep(
 
     Everything is checked before the first run (:func:`~ponderlib.sweep.spec.make_spec`, the
     executor's options, the results file, a Ray cluster's address); problems raise ``ValueError``, and
-    leave the results file byte for byte as it was. One sweep writes to a results file at a time: a
+    leave the results file byte for byte as it was; among them a results file holding another task's
+    runs, or runs of another setting (:func:`check_same_sweep`). One sweep writes to a results file at a time: a
     second one on the same file raises ``ValueError`` at once. Runs that raise or lose
     their worker do not stop the others; if any failed, :class:`SweepIncomplete` is raised after the
     rest have finished. ``KeyboardInterrupt`` stops the sweep; a run it interrupted is not recorded.
@@ -115,12 +117,13 @@ def sweep(
     # before a run finishes (a line cut short is dropped only then).
     appender = ResultsAppender(path).open()  # locked until the sweep ends: one sweep per results file
     try:
+        check_same_sweep(path, appender.records, task, runs, grid)
         done: dict[str, dict] = {}
         for record in appender.records:
             done.setdefault(run_key(record["task"], record["config"]), record)
         pending = [run for run in runs if run.key not in done]
         if executor == "ray" and pending:
-            check_ray_connection(address, workers)
+            check_ray_connection(address, workers, num_gpus)
     except BaseException:
         appender.close()
         raise
@@ -163,6 +166,32 @@ def sweep(
     if failed:
         raise SweepIncomplete(report)
     return report
+
+
+def check_same_sweep(path: Path, records: list[dict], task: str, runs: list[Run], grid: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the results file unless every record in it is a run of this sweep's
+    ``task`` with this sweep's fixed fields: every field outside the ``grid`` (and the seed) that all
+    the planned runs share, given in ``fixed`` or left at the config's default. A results file holds one
+    sweep's runs, whose grid and seeds may grow from one call to the next, and never another task's or
+    another setting's (another preset's), which a summary would mix in."""
+    planned = [run.config.to_dict() for run in runs]
+    shared = {
+        name: value for name, value in planned[0].items()
+        if name != "seed" and name not in grid and all(config.get(name) == value for config in planned)
+    }
+    for record in records:
+        if record["task"] != task:
+            raise ValueError(
+                f"results file {str(path)!r} holds runs of the task {short(repr(record['task']))}, not {task!r}: "
+                "a results file holds one sweep's runs; give another file"
+            )
+        config = record["config"]
+        for name, value in shared.items():
+            if name in config and config[name] != value:
+                raise ValueError(
+                    f"results file {str(path)!r} holds a run with {name}={short(repr(config[name]))} where this sweep "
+                    f"fixes {name}={value!r}: a results file holds one sweep's runs; give another file"
+                )
 
 
 def _one_line(exc: BaseException) -> str:

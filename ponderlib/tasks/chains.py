@@ -34,7 +34,12 @@ from torch import nn
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.stats import pearson_correlation, round_or_none, within_group_correlation
 from ponderlib.core.validation import (
+    MAX_BATCH,
+    MAX_LENGTH,
+    MAX_WIDTH,
     check_choice,
+    check_correlated,
+    check_counts,
     check_finite,
     check_int,
     check_sizes,
@@ -103,9 +108,10 @@ def chains_batch(
     at random, so the depth distribution is the same at every position. Loops run over positions,
     never over the batch.
     """
-    check_sizes(batch_size=batch_size, min_len=min_len)
-    check_int("max_len", max_len, minimum=min_len)
-    check_int("max_depth", max_depth, minimum=0)
+    check_counts(MAX_BATCH, batch_size=batch_size)
+    check_counts(MAX_LENGTH, min_len=min_len)
+    check_int("max_len", max_len, minimum=min_len, maximum=MAX_LENGTH)
+    check_int("max_depth", max_depth, minimum=0, maximum=MAX_LENGTH)
     check_int("n_names", n_names, minimum=max_len, maximum=MAX_NAMES)
     check_choice("order", order, ORDERS)
     return _draw_chains(batch_size, min_len, max_len, max_depth, n_names, generator, order)
@@ -394,20 +400,24 @@ class ChainsConfig(TrainConfig):
     def validate(self) -> None:
         check_choice("method", self.method, METHODS)
         check_choice("order", self.order, ORDERS)
-        check_sizes(d_model=self.d_model, heads=self.heads, d_transition=self.d_transition, max_ponder_steps=self.max_ponder_steps)
+        check_counts(MAX_WIDTH, d_model=self.d_model, heads=self.heads, d_transition=self.d_transition)
+        check_counts(MAX_LENGTH, max_ponder_steps=self.max_ponder_steps)
         if self.d_model % 2:
             raise ValueError(f"d_model must be even (the embedding splits it in two halves), got {self.d_model}")
         if self.d_model % self.heads:
             raise ValueError(f"heads must divide d_model = {self.d_model}, got heads = {self.heads}")
-        check_sizes(min_len=self.min_len)
-        check_int("max_len", self.max_len, minimum=self.min_len)
+        check_counts(MAX_LENGTH, min_len=self.min_len)
+        check_int("max_len", self.max_len, minimum=self.min_len, maximum=MAX_LENGTH)
         check_int("n_names", self.n_names, minimum=self.max_len, maximum=MAX_NAMES)
-        check_int("max_depth", self.max_depth, minimum=0)
+        check_int("max_depth", self.max_depth, minimum=0, maximum=MAX_LENGTH)
         if self.fixed_depth is not None:
-            check_int("fixed_depth", self.fixed_depth, minimum=1)
-        check_int("test_size", self.test_size, minimum=1)
+            check_counts(MAX_LENGTH, fixed_depth=self.fixed_depth)
+        check_counts(MAX_BATCH, eval_size=self.eval_size, test_size=self.test_size)
+        # the depth correlation of a held-out or test set needs two real positions
+        check_correlated("eval_size", self.eval_size, self.min_len, f"min_len = {self.min_len}")
+        check_correlated("test_size", self.test_size, self.min_len, f"min_len = {self.min_len}")
         check_int("test_max_len", self.test_max_len, minimum=self.max_len, maximum=self.n_names)
-        check_int("test_max_depth", self.test_max_depth, minimum=self.max_depth)
+        check_int("test_max_depth", self.test_max_depth, minimum=self.max_depth, maximum=MAX_LENGTH)
         check_act_settings(self.tau, self.eps)
         check_finite("halting_bias_init", self.halting_bias_init)
         check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)

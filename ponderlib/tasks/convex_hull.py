@@ -52,8 +52,24 @@ from ponderlib.core.engine import (
 )
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.core.validation import check_int, check_sizes, ensure_same_device, ensure_tensor, ensure_type
-from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, beam_search, check_pointers, greedy_decode
+from ponderlib.core.validation import (
+    MAX_BATCH,
+    MAX_LENGTH,
+    MAX_WIDTH,
+    check_counts,
+    check_int,
+    ensure_same_device,
+    ensure_tensor,
+    ensure_type,
+)
+from ponderlib.mechanisms.pointer import (
+    MAX_BEAM_WIDTH,
+    DecoderOutput,
+    PointerNetwork,
+    beam_search,
+    check_pointers,
+    greedy_decode,
+)
 
 MIN_POINTS = 3
 """A hull needs three points that are not on one line."""
@@ -210,7 +226,7 @@ def hull_batch_from_points(point_sets: list[np.ndarray], device: torch.device | 
         if len(point_set) < MIN_POINTS:
             raise ValueError(f"point_sets[{row}] must have shape (n, 2) with n >= {MIN_POINTS}, got {point_set.shape}")
     width = max(len(p) for p in point_sets) if pad_to is None else pad_to
-    check_int("pad_to", width, minimum=max(len(p) for p in point_sets))
+    check_int("pad_to", width, minimum=max(len(p) for p in point_sets), maximum=MAX_LENGTH)
     return _hull_batch(point_sets, device, width)
 
 
@@ -259,10 +275,10 @@ def hull_batch(
         device: where the tensors go (default: the generator's device, else the default device).
         pad_to: pad to this width instead of ``max_points``.
     """
-    check_int("batch_size", batch_size, minimum=1)
+    check_counts(MAX_BATCH, batch_size=batch_size)
     check_point_counts(min_points, max_points)
     if pad_to is not None:
-        check_int("pad_to", pad_to, minimum=max_points)
+        check_int("pad_to", pad_to, minimum=max_points, maximum=MAX_LENGTH)
     return _draw_hulls(batch_size, min_points, max_points, generator, device, pad_to)
 
 
@@ -279,9 +295,10 @@ def _draw_hulls(
 
 
 def check_point_counts(min_points: int, max_points: int) -> None:
-    """Raise unless ``3 <= min_points <= max_points``."""
-    check_int("min_points", min_points, minimum=MIN_POINTS)
-    check_int("max_points", max_points, minimum=min_points)
+    """Raise unless ``3 <= min_points <= max_points <= MAX_LENGTH``
+    (:data:`~ponderlib.core.validation.MAX_LENGTH`)."""
+    check_int("min_points", min_points, minimum=MIN_POINTS, maximum=MAX_LENGTH)
+    check_int("max_points", max_points, minimum=min_points, maximum=MAX_LENGTH)
 
 
 def next_vertex(targets: torch.Tensor, available: torch.Tensor) -> torch.Tensor:
@@ -387,7 +404,7 @@ def evaluate_hull(model: PointerNetwork, batch: HullBatch, beam_width: int = 1) 
     of ``beam_width`` beams (:func:`~ponderlib.mechanisms.pointer.beam_search`)."""
     ensure_type("model", model, PointerNetwork)
     ensure_type("batch", batch, HullBatch)
-    check_int("beam_width", beam_width, minimum=1)
+    check_int("beam_width", beam_width, minimum=1, maximum=MAX_BEAM_WIDTH)
     with evaluating(model):
         if beam_width == 1:
             pointers = greedy_decode(model, batch.points, batch.lengths).pointers
@@ -408,6 +425,7 @@ def hull_metrics_by_points(
     """Metrics on fresh sets of exactly ``n`` points for each ``n`` in ``point_counts``, drawn from the
     ``"test"`` stream of the run seeded with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`),
     decoded greedily or with ``beam_width`` beams (:func:`evaluate_hull`)."""
+    check_counts(MAX_BATCH, samples=samples)
     generator = stream_generator(seed, "test", device)
     return {n: evaluate_hull(model, hull_batch(samples, n, n, generator=generator), beam_width) for n in point_counts}
 
@@ -432,9 +450,10 @@ class HullConfig(DecayingLRConfig):
 
     def validate(self) -> None:
         check_point_counts(self.min_points, self.max_points)
-        check_int("test_max_points", self.test_max_points, minimum=self.max_points)
-        check_sizes(hidden=self.hidden, attention_dim=self.attention_dim, test_size=self.test_size)
-        check_int("beam_width", self.beam_width, minimum=1)
+        check_int("test_max_points", self.test_max_points, minimum=self.max_points, maximum=MAX_LENGTH)
+        check_counts(MAX_WIDTH, hidden=self.hidden, attention_dim=self.attention_dim)
+        check_counts(MAX_BATCH, test_size=self.test_size)
+        check_int("beam_width", self.beam_width, minimum=1, maximum=MAX_BEAM_WIDTH)
         super().validate()
 
 

@@ -18,7 +18,17 @@ from torch import nn
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation, round_or_none
-from ponderlib.core.validation import check_choice, check_int, check_sizes, ensure_type
+from ponderlib.core.validation import (
+    MAX_BATCH,
+    MAX_LENGTH,
+    MAX_WIDTH,
+    check_choice,
+    check_correlated,
+    check_counts,
+    check_int,
+    check_sizes,
+    ensure_type,
+)
 from ponderlib.mechanisms.act import ACT, ACTOutput, check_act_settings
 from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, expected_ponder_steps
 from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses
@@ -147,14 +157,20 @@ class ParityConfig(TrainConfig):
         check_choice("method", self.method, METHODS)
         check_choice("cell", self.cell, CELLS)
         check_choice("label", self.label, LABELS)
-        check_sizes(n_elems=self.n_elems, hidden=self.hidden, max_ponder_steps=self.max_ponder_steps)
+        check_counts(MAX_LENGTH, n_elems=self.n_elems, max_ponder_steps=self.max_ponder_steps)
+        check_counts(MAX_WIDTH, hidden=self.hidden)
         check_act_settings(self.tau, self.eps, self.halting_bias_init)
         check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)
         check_choice("prior_truncation", self.prior_truncation, PRIOR_TRUNCATIONS)
         check_int("min_nonzero", self.min_nonzero, minimum=1, maximum=self.n_elems)
         if self.max_nonzero is not None:
             check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)
-        check_int("difficulty_eval_size", self.difficulty_eval_size, minimum=1)
+        check_counts(MAX_BATCH, difficulty_eval_size=self.difficulty_eval_size)
+        # the ponder steps' correlation with difficulty, over the trained difficulties' vectors
+        trained = (self.n_elems if self.max_nonzero is None else self.max_nonzero) - self.min_nonzero + 1
+        check_correlated(
+            "difficulty_eval_size", self.difficulty_eval_size, trained, f"training vectors have {trained} difficulty"
+        )
         super().validate()
 
     def default_lr(self) -> float:
@@ -283,6 +299,8 @@ def evaluate_by_difficulty(
     :data:`~ponderlib.tasks.parity_data.LABELS`).
     """
     ensure_type("model", model, (ACT, PonderNet))
+    check_counts(MAX_LENGTH, n_elems=n_elems)
+    check_counts(MAX_BATCH, samples_per_difficulty=samples_per_difficulty)
     difficulties = list(range(1, n_elems + 1)) if difficulties is None else list(difficulties)
     if not difficulties:
         raise ValueError("difficulties must hold at least one difficulty, got an empty sequence")

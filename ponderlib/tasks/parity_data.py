@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import torch
 
 from ponderlib.core.device import get_device
-from ponderlib.core.validation import check_choice, check_int, check_sizes
+from ponderlib.core.validation import MAX_BATCH, MAX_LENGTH, check_choice, check_counts, check_int
 
 LABELS = ("ones", "nonzero")
 """What a parity vector's target counts: its +1 entries (the papers'), or all its non-zero entries."""
@@ -66,9 +66,9 @@ class ParityVectors:
     label: str = "ones"
 
     def __post_init__(self) -> None:
-        check_sizes(n_elems=self.n_elems)
+        check_counts(MAX_LENGTH, n_elems=self.n_elems)
         if self.seq_len is not None:
-            check_int("seq_len", self.seq_len, minimum=1)
+            check_counts(MAX_LENGTH, seq_len=self.seq_len)
         check_int("min_nonzero", self.min_nonzero, minimum=1, maximum=self.n_elems)
         if self.max_nonzero is None:
             object.__setattr__(self, "max_nonzero", self.n_elems)
@@ -123,5 +123,5 @@ def parity_batch(
     The arguments after ``batch_size`` are those of :class:`ParityVectors` (whose :meth:`~ParityVectors.draw`
     a training loop calls instead, checked once) and of its ``draw``.
     """
-    check_sizes(batch_size=batch_size)
+    check_counts(MAX_BATCH, batch_size=batch_size)
     return ParityVectors(n_elems, min_nonzero, max_nonzero, seq_len, label).draw(batch_size, generator, device)

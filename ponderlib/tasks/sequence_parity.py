@@ -24,7 +24,15 @@ from torch import nn
 
 from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
 from ponderlib.core.stats import pearson_correlation, round_or_none
-from ponderlib.core.validation import check_sizes, ensure_type
+from ponderlib.core.validation import (
+    MAX_BATCH,
+    MAX_LENGTH,
+    MAX_WIDTH,
+    check_correlated,
+    check_counts,
+    check_sizes,
+    ensure_type,
+)
 from ponderlib.mechanisms.act import ACT, ACTRNN, check_act_settings
 from ponderlib.mechanisms.losses import ACTLoss
 from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
@@ -61,7 +69,11 @@ class SequenceConfig(TrainConfig):
     eval_size: int = default("eval_size", 512)
 
     def validate(self) -> None:
-        check_sizes(n_elems=self.n_elems, seq_len=self.seq_len, hidden=self.hidden, max_ponder_steps=self.max_ponder_steps)
+        check_counts(MAX_LENGTH, n_elems=self.n_elems, seq_len=self.seq_len, max_ponder_steps=self.max_ponder_steps)
+        check_counts(MAX_WIDTH, hidden=self.hidden)
+        check_counts(MAX_BATCH, eval_size=self.eval_size)
+        # the test's correlation of ponder steps with difficulty, over every time step of every sequence
+        check_correlated("eval_size", self.eval_size, self.seq_len, f"seq_len = {self.seq_len}")
         check_act_settings(self.tau, self.eps, self.halting_bias_init)
         super().validate()
 

@@ -23,11 +23,14 @@ from ponderlib.core.engine import DecayingLRConfig, TrainResult, default, evalua
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import (
+    MAX_BATCH,
+    MAX_LENGTH,
+    MAX_WIDTH,
     check_choice,
+    check_counts,
     check_fraction,
     check_int,
     check_rank,
-    check_sizes,
     ensure_same_device,
     ensure_tensor,
     ensure_type,
@@ -67,10 +70,11 @@ class SortBatch:
 
 
 def check_lengths(min_len: int, max_len: int) -> None:
-    """Raise unless ``1 <= min_len <= max_len`` (an array needs at least one element)."""
-    check_int("min_len", min_len, minimum=1)
-    if isinstance(max_len, bool) or not isinstance(max_len, int) or max_len < min_len:
-        raise ValueError(f"max_len must be an integer >= min_len = {min_len}, got {max_len!r}")
+    """Raise unless ``1 <= min_len <= max_len <= MAX_LENGTH`` (an array needs at least one element;
+    :data:`~ponderlib.core.validation.MAX_LENGTH` bounds every length)."""
+    check_int("min_len", min_len, minimum=1, maximum=MAX_LENGTH)
+    if isinstance(max_len, bool) or not isinstance(max_len, int) or not min_len <= max_len <= MAX_LENGTH:
+        raise ValueError(f"max_len must be an integer in [min_len = {min_len}, {MAX_LENGTH}], got {max_len!r}")
 
 
 def sort_targets(
@@ -133,12 +137,12 @@ def sort_batch(
             :func:`ponderlib.core.device.get_device`).
         pad_to: pad to this width instead of ``max_len`` (``>= max_len``).
     """
-    check_int("batch_size", batch_size, minimum=1)
+    check_counts(MAX_BATCH, batch_size=batch_size)
     check_lengths(min_len, max_len)
     check_choice("values", values, VALUE_KINDS)
     check_choice("order", order, ORDERS)
     width = max_len if pad_to is None else pad_to
-    check_int("pad_to", width, minimum=max_len)
+    check_int("pad_to", width, minimum=max_len, maximum=MAX_LENGTH)
     return _draw_sort(batch_size, min_len, max_len, values, order, generator, device, width)
 
 
@@ -321,6 +325,7 @@ def exact_match_by_length(
     position beyond its vocabulary: lengths above ``model.max_positions`` get ``None`` for it.
     """
     ensure_type("model", model, PointerNetwork)
+    check_counts(MAX_BATCH, samples_per_length=samples_per_length)
     generator = stream_generator(seed, "scoring", device)
     result: dict[int, float | None] = {}
     for length in lengths:
@@ -361,11 +366,11 @@ class SortConfig(DecayingLRConfig):
         check_choice("values", self.values, VALUE_KINDS)
         check_choice("order", self.order, ORDERS)
         check_lengths(self.min_len, self.max_len)
-        check_sizes(hidden=self.hidden, attention_dim=self.attention_dim)
+        check_counts(MAX_WIDTH, hidden=self.hidden, attention_dim=self.attention_dim)
         check_fraction("teacher_forcing", self.teacher_forcing)
-        check_int("test_size", self.test_size, minimum=1)
+        check_counts(MAX_BATCH, test_size=self.test_size)
         if self.test_max_len is not None:
-            check_int("test_max_len", self.test_max_len, minimum=self.max_len)
+            check_int("test_max_len", self.test_max_len, minimum=self.max_len, maximum=MAX_LENGTH)
         super().validate()
 
     def default_lr(self) -> float:

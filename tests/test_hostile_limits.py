@@ -1,0 +1,470 @@
+"""Issue 40, as a hostile user probes it: every count that sizes a tensor or a loop has an upper bound,
+checked up front; a setting that could only fail after training fails before it; a sweep that could
+never start is refused before any cluster starts; a results file takes only its own preset's runs;
+every error names its argument; no float setting takes NaN where it needs a finite number."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+
+import pytest
+import torch
+
+from ponderlib.core.validation import MAX_BATCH, MAX_LENGTH, MAX_WIDTH
+from ponderlib.mechanisms.pointer import MAX_BEAM_WIDTH, PointerNetwork, beam_search
+from ponderlib.sweep.presets import PRESETS
+from ponderlib.tasks.chains import ChainsConfig, chains_batch
+from ponderlib.tasks.convex_hull import HullConfig, hull_batch, hull_metrics_by_points
+from ponderlib.tasks.parity import ParityConfig, act_parity_model, evaluate_by_difficulty
+from ponderlib.tasks.parity_data import ParityVectors, parity_batch
+from ponderlib.tasks.sequence_parity import SequenceConfig
+from ponderlib.tasks.sorting import SortConfig, exact_match_by_length, sort_batch
+from tests.cli_runner import ROOT
+
+HUGE = 10**12
+MEMORY_CAP = 3 * 2**30
+"""Bytes of address space a CLI process may take here: a run that tried to allocate for a huge count
+dies of it rather than swapping the machine; one refused up front never comes near it."""
+
+
+def run_capped(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``python -m ponderlib ARGS`` in a fresh process under :data:`MEMORY_CAP` and ``timeout``."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu", "PONDERLIB_PROGRESS": "0"}
+    return subprocess.run(
+        [sys.executable, "-m", "ponderlib", *args], capture_output=True, text=True, env=env, timeout=timeout,
+        preexec_fn=cap,
+    )
+
+
+def assert_one_line_exit_2(proc: subprocess.CompletedProcess, *names: str) -> str:
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    for name in names:
+        assert name in lines[0], lines[0]
+    return lines[0]
+
+
+# --- 1. upper bounds on every count that sizes a tensor or a loop -------------------------------
+
+CONFIG_BOUNDS = [
+    (ChainsConfig, {"method": "fixed", "fixed_depth": 10**9}, "fixed_depth", MAX_LENGTH),
+    (ChainsConfig, {"max_ponder_steps": 10**9}, "max_ponder_steps", MAX_LENGTH),
+    (ChainsConfig, {"max_len": 10**9}, "max_len", MAX_LENGTH),
+    (ChainsConfig, {"test_max_len": 10**9}, "test_max_len", 24),  # at most n_names, itself bounded
+    (ChainsConfig, {"max_depth": 10**9}, "max_depth", MAX_LENGTH),
+    (ChainsConfig, {"test_max_depth": 10**9}, "test_max_depth", MAX_LENGTH),
+    (ChainsConfig, {"d_model": 2 * 10**6, "heads": 1}, "d_model", MAX_WIDTH),
+    (ChainsConfig, {"d_transition": 10**9}, "d_transition", MAX_WIDTH),
+    (ChainsConfig, {"test_size": HUGE}, "test_size", MAX_BATCH),
+    (ChainsConfig, {"eval_size": HUGE}, "eval_size", MAX_BATCH),
+    (ChainsConfig, {"batch_size": HUGE}, "batch_size", MAX_BATCH),
+    (SortConfig, {"test_max_len": 10**9}, "test_max_len", MAX_LENGTH),
+    (SortConfig, {"max_len": 10**9}, "max_len", MAX_LENGTH),
+    (SortConfig, {"min_len": 10**9, "max_len": 10**9}, "min_len", MAX_LENGTH),
+    (SortConfig, {"hidden": 10**9}, "hidden", MAX_WIDTH),
+    (SortConfig, {"attention_dim": 10**9}, "attention_dim", MAX_WIDTH),
+    (SortConfig, {"test_size": HUGE}, "test_size", MAX_BATCH),
+    (HullConfig, {"max_points": HUGE}, "max_points", MAX_LENGTH),
+    (HullConfig, {"test_max_points": HUGE}, "test_max_points", MAX_LENGTH),
+    (HullConfig, {"hidden": 10**9}, "hidden", MAX_WIDTH),
+    (HullConfig, {"test_size": HUGE}, "test_size", MAX_BATCH),
+    (HullConfig, {"beam_width": 10**9}, "beam_width", MAX_BEAM_WIDTH),
+    (ParityConfig, {"n_elems": 10**9}, "n_elems", MAX_LENGTH),
+    (ParityConfig, {"hidden": 10**9}, "hidden", MAX_WIDTH),
+    (ParityConfig, {"max_ponder_steps": 10**9}, "max_ponder_steps", MAX_LENGTH),
+    (ParityConfig, {"eval_size": HUGE}, "eval_size", MAX_BATCH),
+    (ParityConfig, {"difficulty_eval_size": HUGE}, "difficulty_eval_size", MAX_BATCH),
+    (ParityConfig, {"batch_size": HUGE}, "batch_size", MAX_BATCH),
+    (SequenceConfig, {"n_elems": 10**9}, "n_elems", MAX_LENGTH),
+    (SequenceConfig, {"seq_len": 10**9}, "seq_len", MAX_LENGTH),
+    (SequenceConfig, {"hidden": 10**9}, "hidden", MAX_WIDTH),
+    (SequenceConfig, {"max_ponder_steps": 10**9}, "max_ponder_steps", MAX_LENGTH),
+    (SequenceConfig, {"eval_size": HUGE}, "eval_size", MAX_BATCH),
+    (SequenceConfig, {"batch_size": HUGE}, "batch_size", MAX_BATCH),
+]
+
+
+@pytest.mark.parametrize(
+    ("config_class", "overrides", "name", "bound"), CONFIG_BOUNDS, ids=[f"{c.__name__}-{n}" for c, _, n, _ in CONFIG_BOUNDS]
+)
+def test_a_huge_count_is_refused_up_front_naming_the_field_and_its_bound(config_class, overrides, name, bound):
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as caught:
+        config_class(**overrides).validate()
+    message = str(caught.value)
+    assert message.startswith(f"{name} must be an integer in ["), message
+    assert re.search(rf"\b{bound}\], got", message), message
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(("config_class", "overrides", "name", "bound"), CONFIG_BOUNDS[:1] + CONFIG_BOUNDS[2:3])
+def test_the_bound_itself_is_allowed(config_class, overrides, name, bound):
+    config = config_class(**{**overrides, name: bound, "n_names": bound, "test_max_len": bound})
+    config.validate()
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: hull_batch(1, 3, HUGE), "max_points"),
+        (lambda: hull_batch(1, HUGE, HUGE), "min_points"),
+        (lambda: hull_batch(HUGE, 3, 4), "batch_size"),
+        (lambda: hull_batch(1, 3, 4, pad_to=HUGE), "pad_to"),
+        (lambda: sort_batch(1, 1, HUGE), "max_len"),
+        (lambda: sort_batch(HUGE, 1, 2), "batch_size"),
+        (lambda: sort_batch(1, 1, 2, pad_to=HUGE), "pad_to"),
+        (lambda: chains_batch(1, 1, HUGE, 1, HUGE), "max_len"),
+        (lambda: chains_batch(HUGE, 1, 4, 1, 8), "batch_size"),
+        (lambda: chains_batch(1, 1, 4, HUGE, 8), "max_depth"),
+        (lambda: parity_batch(HUGE, 8), "batch_size"),
+        (lambda: parity_batch(1, HUGE), "n_elems"),
+        (lambda: ParityVectors(8, seq_len=HUGE), "seq_len"),
+    ],
+)
+def test_a_data_function_refuses_a_huge_count_before_allocating(call, name):
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=rf"^{name} must be an integer in \[[^\]]+, \d+\], got"):
+        call()
+    assert time.perf_counter() - start < 5
+
+
+def test_scoring_functions_name_their_own_sample_counts():
+    hull_model = PointerNetwork("pointer", 4, 4, True, 4, input_size=2, end_pointer=True)
+    with pytest.raises(ValueError, match=r"^samples must be an integer in \[1, 1000000\], got 0"):
+        hull_metrics_by_points(hull_model, [4], samples=0, seed=0)
+    sort_model = PointerNetwork("pointer", 4, 4, True, 4)
+    with pytest.raises(ValueError, match=r"^samples_per_length must be an integer in \[1, 1000000\], got 0"):
+        exact_match_by_length(sort_model, [3], samples_per_length=0, seed=0)
+    parity_model = act_parity_model(4, 4)
+    with pytest.raises(ValueError, match=r"^samples_per_difficulty must be an integer in \[1, 1000000\]"):
+        evaluate_by_difficulty(parity_model, 4, samples_per_difficulty=HUGE, seed=0)
+    with pytest.raises(ValueError, match=r"^beam_width must be an integer in \[1, 1000\], got 1000000"):
+        beam_search(sort_model, torch.zeros(1, 3), torch.tensor([3]), beam_width=10**6)
+
+
+def test_every_preset_run_is_within_the_bounds():
+    for name, preset in PRESETS.items():
+        for values in itertools.product(*preset.grid.values()):
+            config = preset.config(preset.seeds[0], **dict(zip(preset.grid, values)))
+            config.validate()  # raises, naming the field, if a bound were below a preset's value
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (["chains", "--method", "fixed", "--fixed-depth", "1000000000", "--max-updates", "1"], "fixed_depth"),
+        (["sorting", "--max-updates", "1", "--test-max-len", "1000000000"], "test_max_len"),
+        (["convex_hull", "--max-updates", "1", "--max-points", "1000000000000"], "max_points"),
+        (["parity", "--max-updates", "1", "--n-elems", "1000000000"], "n_elems"),
+        (["sequence_parity", "--max-updates", "1", "--seq-len", "1000000000"], "seq_len"),
+    ],
+)
+def test_cli_refuses_a_huge_count_at_once_under_a_memory_cap(args, name):
+    start = time.perf_counter()
+    proc = run_capped("train", *args, timeout=120)
+    assert_one_line_exit_2(proc, name, "must be an integer in [")
+    assert time.perf_counter() - start < 60
+
+
+# --- 2. settings that could only fail after training ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("config_class", "overrides", "name"),
+    [
+        (ChainsConfig, {"min_len": 1, "max_len": 1, "eval_size": 1}, "eval_size"),
+        (ChainsConfig, {"min_len": 1, "max_len": 1, "test_size": 1}, "test_size"),
+        (ParityConfig, {"n_elems": 1, "difficulty_eval_size": 1}, "difficulty_eval_size"),
+        (ParityConfig, {"n_elems": 8, "min_nonzero": 3, "max_nonzero": 3, "difficulty_eval_size": 1}, "difficulty_eval_size"),
+        (SequenceConfig, {"seq_len": 1, "eval_size": 1}, "eval_size"),
+    ],
+)
+def test_a_set_too_small_for_its_correlation_is_refused_up_front(config_class, overrides, name):
+    with pytest.raises(ValueError, match=rf"^{name} must be >= 2 when .*a correlation needs at least two values"):
+        config_class(**overrides).validate()
+    config_class(**{**overrides, name: 2}).validate()  # two values are enough
+
+
+@pytest.mark.parametrize(("option", "name"), [("--eval-size", "eval_size"), ("--test-size", "test_size")])
+def test_cli_chains_with_one_position_fails_before_training(option, name):
+    start = time.perf_counter()
+    proc = run_capped("train", "chains", "--min-len", "1", "--max-len", "1", option, "1", timeout=120)
+    line = assert_one_line_exit_2(proc, name, "min_len = 1")
+    assert "1-d" not in line
+    assert time.perf_counter() - start < 60  # the default budget of 400 updates was never started
+
+
+# --- 3. a Ray sweep that could never start ---------------------------------------------------------
+
+TINY_SPEC = (
+    "task: parity\ngrid: {tau: [0.1]}\nseeds: [0]\n"
+    "fixed: {max_updates: 1, n_elems: 2, hidden: 2, eval_size: 4, difficulty_eval_size: 2, eval_every: 1}\n"
+)
+
+
+@pytest.mark.parametrize("num_gpus", [1, 0.25, 3])
+def test_ray_asking_for_a_gpu_without_cuda_is_refused_before_any_cluster_starts(tmp_path, monkeypatch, num_gpus):
+    ray = pytest.importorskip("ray")
+    from ponderlib.sweep.runner import sweep
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(b"")
+    with pytest.raises(ValueError, match=r"^num_gpus=.* more GPUs than the local Ray cluster"):
+        sweep("parity", {"tau": [0.1]}, [0], results, fixed={"max_updates": 1}, executor="ray", num_gpus=num_gpus)
+    assert not ray.is_initialized()
+    assert results.read_bytes() == b""
+
+
+def test_cluster_gpus_are_checked_against_what_each_run_asks():
+    from ponderlib.sweep.executors import check_cluster_gpus
+
+    check_cluster_gpus(None, 0, "a cluster")
+    check_cluster_gpus(0, 0, "a cluster")
+    check_cluster_gpus(0.25, 1, "a cluster")
+    with pytest.raises(ValueError, match=r"^num_gpus=2 asks each run for more GPUs than a cluster has \(1\)"):
+        check_cluster_gpus(2, 1, "a cluster")
+
+
+def test_cli_ray_with_num_gpus_on_a_machine_without_cuda_exits_2_at_once(tmp_path):
+    pytest.importorskip("ray")
+    spec, results = tmp_path / "spec.yaml", tmp_path / "results.jsonl"
+    spec.write_text(TINY_SPEC)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PONDERLIB_DEVICE": "cpu", "CUDA_VISIBLE_DEVICES": ""}
+    env.pop("RAY_ADDRESS", None)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "ponderlib", "sweep", "--spec", str(spec), "--results", str(results),
+         "--executor", "ray", "--num-gpus", "1"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert_one_line_exit_2(proc, "num_gpus")
+    assert time.perf_counter() - start < 60
+    assert not results.exists() or results.read_bytes() == b""
+
+
+# --- 4. a results file holds one preset's runs, or one plain sweep's --------------------------------
+
+TINY = {"max_updates": 1, "n_elems": 2, "hidden": 2, "eval_size": 4, "difficulty_eval_size": 2, "eval_every": 1, "lr": 0.01}
+
+EVIDENCE = ROOT / "evidence"
+
+
+def test_cli_preset_sweep_onto_another_presets_file_exits_2_and_leaves_it_byte_for_byte(tmp_path):
+    results = tmp_path / "copy.jsonl"
+    results.write_bytes((EVIDENCE / "pondernet-parity-live.jsonl").read_bytes())
+    before = results.read_bytes()
+    for extra in ([], ["--seeds", "0"]):  # the preset as it stands, and with its seeds overridden
+        proc = run_capped("sweep", "--preset", "act-parity-live", "--results", str(results), "--quiet", *extra)
+        assert_one_line_exit_2(proc, str(results))
+        assert results.read_bytes() == before
+
+
+def test_a_preset_file_takes_not_its_confirmation_sets_runs(tmp_path):
+    from ponderlib.sweep.evidence import check_preset_records
+    from ponderlib.sweep.results import load_results
+
+    live = load_results(EVIDENCE / "act-parity-live.jsonl")
+    confirm = load_results(EVIDENCE / "act-parity-live-confirm.jsonl")
+    check_preset_records("act-parity-live", live, "live.jsonl")
+    check_preset_records("act-parity-live-confirm", confirm, "confirm.jsonl")
+    with pytest.raises(ValueError, match=r"'confirm\.jsonl' .* not one of the preset 'act-parity-live' .*seed 2\d"):
+        check_preset_records("act-parity-live", live[:3] + confirm[:1], "confirm.jsonl")
+    with pytest.raises(ValueError, match=r"not one of the preset 'act-parity-live-confirm' .*seed \d\b"):
+        check_preset_records("act-parity-live-confirm", live[:1], "live.jsonl")
+
+
+def test_evidence_of_another_preset_is_refused_on_load_naming_the_file_and_the_preset(tmp_path):
+    from ponderlib.sweep.evidence import Evidence
+
+    path = tmp_path / "act-parity-live.jsonl"
+    path.write_bytes((EVIDENCE / "pondernet-parity-live.jsonl").read_bytes())
+    with pytest.raises(ValueError) as caught:
+        Evidence.load("act-parity-live", tmp_path)
+    assert str(path) in str(caught.value) and "'act-parity-live'" in str(caught.value)
+    path.write_bytes((EVIDENCE / "act-parity-live.jsonl").read_bytes())
+    assert Evidence.load("act-parity-live", tmp_path).by_seed()  # its own runs load, and read
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ({"task": "sorting", "grid": {"hidden": [8]}, "fixed": {"max_updates": 1}}, "task 'parity', not 'sorting'"),
+        ({"task": "parity", "grid": {"tau": [0.1]}, "fixed": {**TINY, "method": "act"}}, "method='pondernet'"),
+        # a field left at its default is as fixed as one given: the default budget is not the file's 1 update
+        ({"task": "parity", "grid": {"tau": [0.1]}, "fixed": {}}, "max_updates=1 where this sweep fixes max_updates=10000"),
+    ],
+)
+def test_a_plain_sweep_refuses_a_file_of_another_task_or_fixed_setting(tmp_path, second, message):
+    from ponderlib.sweep.runner import sweep
+
+    tiny = TINY
+    results = tmp_path / "runs.jsonl"
+    sweep("parity", {"tau": [0.1]}, [0], results, fixed={**tiny, "method": "pondernet"}, progress=False)
+    before = results.read_bytes()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sweep(second["task"], second["grid"], [1], results, fixed=second["fixed"], progress=False)
+    assert results.read_bytes() == before
+    # the same sweep grown (another seed, another grid value) is still its own
+    sweep("parity", {"tau": [0.1, 0.2]}, [0, 1], results, fixed={**tiny, "method": "pondernet"}, progress=False)
+    assert results.read_bytes().startswith(before) and results.read_bytes().count(b"\n") == 4
+
+
+# --- 5. errors that name their argument ------------------------------------------------------------
+
+
+def test_evidence_load_of_a_list_is_a_type_error_naming_name():
+    from ponderlib.sweep.evidence import Evidence
+
+    with pytest.raises(TypeError, match=r"^name must be a preset's name \(a str\), got list"):
+        Evidence.load(["act-parity-live"])
+
+
+def _evidence():
+    from ponderlib.sweep.evidence import Evidence
+
+    return Evidence.load("act-parity-live", EVIDENCE)
+
+
+def _live():
+    return [record["summary"] for record in _evidence().records[:1]]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "kind", "name"),
+    [
+        (lambda: (_evidence(), [lambda run: True], _live()), TypeError, "claims"),
+        (lambda: (_evidence(), {"learns": "yes"}, _live()), TypeError, "claims"),
+        (lambda: (_evidence(), {3: lambda run: True}, _live()), TypeError, "claims"),
+        (lambda: ("act-parity-live", {"learns": lambda run: True}, _live()), TypeError, "evidence"),
+        (lambda: (_evidence(), {"learns": lambda run: True}, "runs"), TypeError, "live"),
+        (lambda: (_evidence(), {}, _live()), ValueError, "claims"),
+        (lambda: (_evidence(), {"learns": lambda run: True}, []), ValueError, "live"),
+    ],
+)
+def test_check_claims_names_the_argument_that_is_wrong(arguments, kind, name):
+    from ponderlib.sweep.evidence import check_claims
+
+    evidence, claims, live = arguments()
+    point = {"halting_bias_init": 1.0} if not isinstance(evidence, str) else {}
+    with pytest.raises(kind, match=rf"^{name} must "):
+        check_claims(evidence, claims, live, **point)
+
+
+def test_a_rate_over_no_runs_has_no_fraction_and_a_rate_is_checked():
+    from ponderlib.sweep.evidence import Rate
+
+    with pytest.raises(ValueError, match="no runs"):
+        Rate(0, 0).fraction
+    with pytest.raises(ValueError, match=r"^holds must be an integer in \[0, 2\], got 3"):
+        Rate(3, 2)
+    with pytest.raises(ValueError, match=r"^runs must be an integer >= 0"):
+        Rate(0, -1)
+    assert Rate(1, 2).fraction == 0.5
+
+
+@pytest.mark.parametrize("seed", [2**64, 2**63, -1, 1.5])
+def test_stream_generator_names_seed_and_its_range(seed):
+    from ponderlib.core.seeds import stream_generator
+
+    with pytest.raises(ValueError, match=r"^seed must be an integer in \[0, 9223372036854775807\], got"):
+        stream_generator(seed, "data")
+
+
+# --- 6. NaN and inf where a finite number is needed ------------------------------------------------
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize("value", [NAN, INF, -INF, 0.0, 1.5])
+def test_exponential_decay_refuses_a_decay_outside_0_1_naming_lr_decay(value):
+    from ponderlib.core.engine import exponential_decay
+
+    optimizer = torch.optim.Adam([torch.nn.Parameter(torch.zeros(1))])
+    with pytest.raises(ValueError, match=r"^lr_decay must be in \(0, 1\], got"):
+        exponential_decay(optimizer, value)
+    assert exponential_decay(optimizer, 1.0) is None
+
+
+@pytest.mark.parametrize("config_class", [ParityConfig, SequenceConfig, SortConfig, HullConfig, ChainsConfig])
+def test_no_float_field_of_a_config_takes_nan_or_inf(config_class):
+    import dataclasses
+    import typing
+
+    hints = typing.get_type_hints(config_class)
+    floats = [f.name for f in dataclasses.fields(config_class) if "float" in str(hints[f.name])]
+    assert "lr" in floats and "grad_clip" in floats
+    for name in floats:
+        for value in (NAN, INF, -INF):
+            with pytest.raises(ValueError, match=rf"^{name} must be"):
+                config_class(**{name: value}).validate_once()
+
+
+@pytest.mark.parametrize(
+    ("build", "name"),
+    [
+        (lambda value: __import__("ponderlib.mechanisms.act", fromlist=["ACT"]).ACT(
+            torch.nn.GRUCell(2, 4), torch.nn.Linear(4, 1), 4, halting_bias_init=value), "halting_bias_init"),
+        (lambda value: __import__("ponderlib.mechanisms.universal_transformer", fromlist=["UniversalTransformer"])
+            .UniversalTransformer(halting_bias_init=value), "halting_bias_init"),
+        (lambda value: act_parity_model(4, 4, halting_bias_init=value), "halting_bias_init"),
+    ],
+)
+@pytest.mark.parametrize("value", [NAN, INF])
+def test_a_model_refuses_a_halting_bias_that_is_not_finite(build, name, value):
+    with pytest.raises(ValueError, match=rf"^{name} must be a finite number, got"):
+        build(value)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: __import__("ponderlib.mechanisms.act", fromlist=["ACT"]).ACT(
+            torch.nn.GRUCell(2, 4), torch.nn.Linear(4, 1), 4, max_ponder_steps=10**9),
+        lambda: __import__("ponderlib.mechanisms.pondernet", fromlist=["PonderNet"]).PonderNet(
+            torch.nn.Linear(2, 2), 4, max_ponder_steps=10**9),
+        lambda: __import__("ponderlib.mechanisms.universal_transformer", fromlist=["UniversalTransformer"])
+            .UniversalTransformer(max_ponder_steps=10**9),
+        lambda: __import__("ponderlib.mechanisms.halting", fromlist=["geometric_prior"]).geometric_prior(0.2, 10**12),
+    ],
+)
+def test_a_mechanism_built_by_hand_bounds_its_ponder_steps(build):
+    with pytest.raises(ValueError, match=r"^max_ponder_steps must be an integer in \[1, 10000\], got"):
+        build()
+
+
+@pytest.mark.parametrize("threshold", [NAN, 1.5, -0.1])
+def test_a_settled_step_threshold_outside_0_1_is_refused_not_read_as_step_1(threshold):
+    from ponderlib.experiments.pondernet import StepAccuracy
+
+    table = StepAccuracy(torch.tensor([1, 2]), torch.tensor([[0.5, 0.99], [0.4, 0.6]]), torch.full((2, 2), 0.5))
+    assert table.settled_step(1, 0.95) == 2
+    with pytest.raises(ValueError, match=r"^threshold must be in \[0, 1\], got"):
+        table.settled_step(1, threshold)
+
+
+def test_an_empty_evidence_file_is_described_as_empty_not_with_blanks(tmp_path):
+    from ponderlib.sweep.evidence import Evidence
+
+    (tmp_path / "act-parity-live.jsonl").write_bytes(b"")
+    text = Evidence.load("act-parity-live", tmp_path).describe()
+    assert text == "`make evidence PRESET=act-parity-live`: none of its 40 runs yet."
+
+
+def test_check_claims_per_seed_names_a_row_that_is_not_a_mapping():
+    from ponderlib.sweep.evidence import check_claims
+
+    with pytest.raises(TypeError, match=r"^live\[0\] must be a mapping"):
+        check_claims(_evidence(), {"learns": lambda row: True}, [_live()], per_seed=True)
