@@ -500,3 +500,14 @@ def test_tau_evidence_table_by_hand():
     assert len(table) == 4  # header, rule, two taus
     assert table[2].split(" | ")[1:] == ["1.5 ± 0.7", "3.00 ± 0.71", "0.000 ± 1.414", "1 of 2", "-0.70 to +0.80", "1.0 |"]
     assert "undefined" not in table[3] and "0.075 ± 0.106" in table[3]  # one seed's r is undefined, the other's +0.20
+
+def test_tau_seed_table_has_one_row_per_network():
+    from ponderlib.experiments.act import TauEvidence
+    from ponderlib.sweep.evidence import Evidence
+
+    evidence = TauEvidence.from_summaries(Evidence.load("graves-parity-16-long").summaries())
+    lines = words.tau_seed_table(evidence, last_updates=10_000).splitlines()
+    assert len(lines) == 2 + len(evidence.taus) * len(evidence.seeds)
+    tau, seed, error, ponder, slope, gain = (cell.strip() for cell in lines[2].strip("|").split("|"))
+    assert (tau, seed) == ("0.001", "0")
+    assert error == f"{100 * float(evidence.error[0, 0]):.1f}" and slope == f"{float(evidence.slope[0, 0]):+.3f}"

@@ -92,3 +92,22 @@ def tau_evidence_table(evidence, minimum_slope: float, last_updates: int) -> str
         f"largest rise of accuracy over the last {last_updates:,} updates (points)",
     ]
     return markdown_table(header, rows, align="rrrrrrr")
+
+
+def tau_seed_table(evidence, last_updates: int) -> str:
+    """Graves' figs. 4 to 6 network by network, one row per ``tau`` and seed: error (%), mean ponder time,
+    the slope of ponder time against the number of non-zero entries (steps per entry), and how far
+    held-out accuracy rose over the network's last ``last_updates`` updates (points).
+
+    Args:
+        evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
+    """
+    gain = evidence.late_gain(last_updates)  # (T, S)
+    rows = [
+        [f"{tau:g}", seed, f"{100.0 * float(evidence.error[i, j]):.1f}", f"{float(evidence.ponder_steps[i, j]):.2f}",
+         f"{float(evidence.slope[i, j]):+.3f}", f"{100.0 * float(gain[i, j]):+.1f}"]
+        for i, tau in enumerate(evidence.taus) for j, seed in enumerate(evidence.seeds)
+    ]
+    header = ["$\\tau$", "seed", "error (%)", "ponder time $N(t)$", "slope (steps per entry)",
+              f"accuracy gained over the last {last_updates:,} updates (points)"]
+    return markdown_table(header, rows, align="rrrrrr")
