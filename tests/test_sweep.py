@@ -28,6 +28,7 @@ from ponderlib.core.engine import start_run
 from ponderlib.figures import style
 from ponderlib.figures.sweep import plot_sweep
 from ponderlib.sweep import (
+    GRAVES_TAUS,
     PRESETS,
     SweepIncomplete,
     expand_grid,
@@ -346,7 +347,14 @@ def test_presets_are_valid_sweeps_listed_in_help(capsys):
         runs = make_spec(spec.task, spec.grid, spec.seeds, spec.fixed).runs
         assert len(runs) == preset.runs and runs[0].config.max_updates == preset.max_updates, name
     graves = PRESETS["graves-parity-tau"]
-    assert graves.runs == 36 * 20 and "GRU" in graves.description
+    assert graves.runs == 37 * 20 and "tanh" in graves.description
+    config = graves.config(0, tau=1e-3)  # Graves' sec. 3 and 3.1, as quoted in chapter 1's report
+    assert (config.n_elems, config.hidden, config.cell, config.batch_size, config.lr) == (64, 128, "tanh", 128, 1e-4)
+    assert (config.eps, config.halting_bias_init, config.max_ponder_steps) == (0.01, 1.0, 100)
+    assert min(GRAVES_TAUS) == 1e-4 and max(GRAVES_TAUS) == 1.0 and 0.02 in GRAVES_TAUS and 0.1 in GRAVES_TAUS
+    for size, point in (("graves-parity-32", {"tau": 1e-3}), ("graves-parity-32-no-act", {"max_ponder_steps": 1})):
+        sixteen = PRESETS[size.replace("32", "16")].config(0, **point)  # graves-parity-16's network, twice the size
+        assert PRESETS[size].config(0, **point) == dataclasses.replace(sixteen, n_elems=32, max_updates=200_000), size
     assert PRESETS["pondernet-parity-interpolation"].fixed["lr"] == 3e-4
     extrapolation = PRESETS["pondernet-parity-extrapolation"].spec()
     assert extrapolation.fixed["n_elems"] == 96 and extrapolation.fixed["max_nonzero"] == 48
