@@ -210,6 +210,86 @@ def geometric_prior(
     return prior.float()
 
 
+@dataclass
+class MassTruncation:
+    """PonderNet's halting distribution cut at each sample's own ``N`` (:func:`truncate_at_mass`).
+
+    Attributes:
+        halting_probs: ``p_n`` cut at ``N_i``, shape ``(B, n)``, rows summing to one, 0 after ``N_i``.
+        log_halting_probs: ``log p_n`` of those, computed in log space, 0 after ``N_i``.
+        steps: ``N_i``, shape ``(B,)``, int64, in ``[1, n]``.
+    """
+
+    halting_probs: torch.Tensor
+    log_halting_probs: torch.Tensor
+    steps: torch.Tensor
+
+
+def truncate_at_mass(lambdas: torch.Tensor, eps: float, truncation: str = "last", check: bool = True) -> MassTruncation:
+    """Banino et al.'s training ``N`` (sec. 2.3), per sample, and ``p_n`` cut there.
+
+    ``N_i`` is "the smallest value of n such that sum_{j=1}^{n} p_j > 1 - eps" (the paper's ``eps`` is
+    0.05), with ``p_j = lambda_j prod_{k<j}(1 - lambda_k)`` over the ``n`` steps run, or ``n`` where no
+    step reaches it. The distribution is then cut at ``N_i`` as the paper offers: ``truncation="last"``
+    assigns "any remaining halting probability to the last step" (``p_{N_i} = prod_{j<N_i}(1 - lambda_j)``,
+    :func:`pondernet_halting` of the first ``N_i`` steps); ``"normalised"`` divides ``p_1..p_{N_i}`` by their
+    sum. With ``eps = 0`` and ``"last"`` it is :func:`pondernet_halting` on every step run.
+
+    Args:
+        lambdas: ``lambda_n`` in [0, 1], shape ``(B, n)``, every step run (the last one counts here).
+        eps: in [0, 1).
+        truncation: one of :data:`PRIOR_TRUNCATIONS`.
+        check: check the arguments (``TypeError``/``ValueError`` naming them); a training loss passes False.
+    """
+    if check:
+        check_rank("lambdas", lambdas, 2, "(batch, steps)")
+        check_probability_tensor("lambdas", lambdas)
+        check_fraction("eps", eps, include_one=False)
+        check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
+    info = torch.finfo(lambdas.dtype)
+    clamped = lambdas.clamp(info.tiny, 1.0 - info.eps)  # (B, n), as pondernet_log_halting
+    zeros = torch.zeros_like(lambdas[:, :1])  # (B, 1)
+    log_not_halted = torch.cat([zeros, torch.log1p(-clamped[:, :-1]).cumsum(dim=1)], dim=1)  # (B, n)
+    log_uncut = log_not_halted + torch.log(clamped)  # (B, n): log lambda_n prod_{j<n}(1 - lambda_j), no tail
+    reached = log_uncut.exp().cumsum(dim=1) > 1.0 - eps  # (B, n)
+    n = lambdas.shape[1]
+    steps = torch.where(reached.any(dim=1), reached.int().argmax(dim=1) + 1, n)  # (B,): the first step reached
+    position = torch.arange(1, n + 1, device=lambdas.device)  # (n,)
+    kept = position <= steps[:, None]  # (B, n)
+    if truncation == "last":
+        log_p = torch.where(position == steps[:, None], log_not_halted, log_uncut)
+    else:
+        log_p = log_uncut - torch.logsumexp(log_uncut.masked_fill(~kept, float("-inf")), dim=1, keepdim=True)
+    log_p = log_p.masked_fill(~kept, 0.0)
+    return MassTruncation(halting_probs=log_p.exp() * kept, log_halting_probs=log_p, steps=steps)
+
+
+def geometric_prior_cut(lambda_p: float, steps: torch.Tensor, n: int, truncation: str = "normalised") -> torch.Tensor:
+    """The geometric prior "truncated at N" for each sample's own ``N`` (:func:`truncate_at_mass`): row
+    ``i`` is :func:`geometric_prior` truncated at ``steps[i]``, zero after it, padded to ``n`` steps.
+
+    Args:
+        lambda_p: in (0, 1].
+        steps: ``N_i``, shape ``(B,)``, integers in ``[1, n]``.
+        n: the steps run, ``>= 1``.
+        truncation: one of :data:`PRIOR_TRUNCATIONS`.
+
+    Returns:
+        shape ``(B, n)``, float32 on ``steps``' device, rows summing to one.
+    """
+    check_lambda_p(lambda_p)
+    check_int("n", n, minimum=1, maximum=MAX_LENGTH)
+    check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
+    position = torch.arange(1, n + 1, dtype=torch.float64, device=steps.device)  # (n,)
+    geometric = lambda_p * (1.0 - lambda_p) ** (position - 1)  # (n,): p_G(n), untruncated
+    cut = steps[:, None].to(torch.float64)  # (B, 1)
+    if truncation == "normalised":
+        prior = torch.where(position <= cut, geometric, 0.0) / (1.0 - (1.0 - lambda_p) ** cut)
+    else:  # the tail (1 - lambda_p)^(N-1) on step N
+        prior = torch.where(position < cut, geometric, 0.0) + torch.where(position == cut, (1.0 - lambda_p) ** (cut - 1), 0.0)
+    return prior.float()
+
+
 def expected_ponder_steps(halting_probs: torch.Tensor) -> torch.Tensor:
     """``E[n] = sum_n n * p_n`` for ``p`` of shape ``(B, N)``; returns shape ``(B,)``.
 

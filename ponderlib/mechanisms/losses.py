@@ -43,7 +43,7 @@ from ponderlib.core.validation import (
     ensure_finite,
     ensure_tensor,
 )
-from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, geometric_prior
+from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, geometric_prior, geometric_prior_cut
 
 KL_DIRECTIONS = ("paper", "reverse")
 """``"paper"``: ``KL(p || p_G)`` as Banino et al. write it. ``"reverse"``: ``KL(p_G || p)``."""
@@ -159,8 +159,9 @@ def kl_to_geometric(
 
 def _kl(halting_probs: torch.Tensor, log_p: torch.Tensor, prior: torch.Tensor, direction: str) -> torch.Tensor:
     """The KL of :func:`kl_to_geometric` from ``p`` and ``log p`` ``(B, n)`` and the prior's first
-    ``n`` steps ``(n,)``; no checks (hot path)."""
-    log_prior = torch.log(prior.clamp_min(_TINY))  # (n,): lambda_p = 1 leaves steps 2..N without mass
+    ``n`` steps ``(n,)``, or each sample's prior ``(B, n)`` (zero after its cut, where ``p`` is zero too,
+    so those steps add nothing in either direction); no checks (hot path)."""
+    log_prior = torch.log(prior.clamp_min(_TINY))  # lambda_p = 1 leaves steps 2..N without mass
     if direction == "paper":
         kl = halting_probs * (log_p - log_prior)  # (B, n): 0 where p_n = 0
     else:
@@ -189,10 +190,16 @@ class PonderNetLoss:
         check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
         self.beta = beta
         self.direction = direction
+        self.lambda_p = lambda_p
+        self.truncation = truncation
         self.prior = geometric_prior(lambda_p, max_ponder_steps, truncation)  # (N,)
 
     def __call__(
-        self, step_losses: torch.Tensor, halting_probs: torch.Tensor, log_halting_probs: torch.Tensor | None = None
+        self,
+        step_losses: torch.Tensor,
+        halting_probs: torch.Tensor,
+        log_halting_probs: torch.Tensor | None = None,
+        steps: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """``(total, reconstruction, kl)`` for ``step_losses`` and ``halting_probs`` of shape ``(B, n_run)``.
 
@@ -200,6 +207,11 @@ class PonderNetLoss:
         (:func:`ponderlib.mechanisms.halting.pondernet_log_halting`); without it, ``log`` of ``p_n`` clamped
         at ``1e-12``. ``n_run`` may be less than ``max_ponder_steps`` for the paper's direction
         only (the steps not run hold no mass); the reverse KL needs every step.
+
+        ``steps`` ``(B,)``: each sample's ``N`` under Banino's training rule (``p`` cut there,
+        :func:`~ponderlib.mechanisms.halting.truncate_at_mass`): the prior is then "truncated at N" for
+        each sample (:func:`~ponderlib.mechanisms.halting.geometric_prior_cut`, this loss's
+        ``truncation``), in either direction.
 
         Runs at every training update, so it checks only what is cheap: that the arguments are
         tensors (``TypeError``), and that the loss is finite (one synchronisation, on the scalar). A
@@ -209,18 +221,22 @@ class PonderNetLoss:
         ensure_tensor("step_losses", step_losses)
         ensure_tensor("halting_probs", halting_probs)
         n_run = halting_probs.shape[1]
-        if n_run < self.prior.shape[0] and self.direction == "reverse":
+        if steps is not None:
+            prior = geometric_prior_cut(self.lambda_p, steps, n_run, self.truncation).to(halting_probs.dtype)  # (B, n_run)
+        elif n_run < self.prior.shape[0] and self.direction == "reverse":
             raise ValueError(
                 f"halting_probs must cover all max_ponder_steps = {self.prior.shape[0]} steps for the reverse KL, "
                 f"got {n_run} (unroll fully: unroll_tolerance=0)"
             )
         if self.prior.device != halting_probs.device or self.prior.dtype != halting_probs.dtype:
             self.prior = self.prior.to(device=halting_probs.device, dtype=halting_probs.dtype)
+        if steps is None:
+            prior = self.prior[:n_run]  # (n_run,)
         if log_halting_probs is None:
             log_halting_probs = torch.log(halting_probs.clamp_min(_TINY))
         ensure_tensor("log_halting_probs", log_halting_probs)
         rec = (halting_probs * step_losses).sum(dim=1).mean()  # L_Rec, as reconstruction_loss
-        kl = _kl(halting_probs, log_halting_probs, self.prior[:n_run], self.direction)
+        kl = _kl(halting_probs, log_halting_probs, prior, self.direction)
         total = rec + self.beta * kl
         if not bool(torch.isfinite(total)):  # a NaN anywhere in the inputs makes the total NaN: one check
             _explain_non_finite(halting_probs=halting_probs, log_halting_probs=log_halting_probs, step_losses=step_losses)

@@ -35,7 +35,7 @@ from ponderlib.core.validation import (
     ensure_in_range,
     ensure_tensor,
 )
-from ponderlib.mechanisms.halting import pondernet_halting, pondernet_log_halting
+from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, pondernet_halting, pondernet_log_halting, truncate_at_mass
 from ponderlib.mechanisms.losses import KL_DIRECTIONS
 
 HALTING_RULES = ("sample", "median")
@@ -60,12 +60,15 @@ class PonderNetOutput:
         lambdas: ``lambda_n``, shape ``(B, n_run)``.
         halting_probs: ``p_n``, shape ``(B, n_run)``, rows summing to one.
         log_halting_probs: ``log p_n`` computed from the ``lambda_n`` in log space, shape ``(B, n_run)``.
+        steps: each sample's training ``N`` under Banino's rule (``halting_mass``, :func:`truncate_at_mass`),
+            shape ``(B,)``, with ``p_n`` cut there; ``None`` where the unroll's last step absorbs the rest.
     """
 
     step_outputs: torch.Tensor
     lambdas: torch.Tensor
     halting_probs: torch.Tensor
     log_halting_probs: torch.Tensor
+    steps: torch.Tensor | None = None
 
 
 @dataclass
@@ -107,24 +110,46 @@ class PonderNet(nn.Module):
         hidden_size: size of the state ``h``; the first state is zeros.
         max_ponder_steps: ``N``, the truncation of the halting distribution, ``>= 1``.
         unroll_tolerance: in training, stop unrolling once every sample's probability of still
-            running is below this; 0 always unrolls ``max_ponder_steps``.
+            running is below this; 0 always unrolls ``max_ponder_steps``. The last step run absorbs
+            the mass left.
+        halting_mass: ``None`` (the above), or Banino et al.'s training ``N`` (sec. 2.3, their
+            ``eps``, 0.05 in their experiments): each sample's ``N`` is the smallest ``n`` with
+            ``sum_{j<=n} p_j > 1 - halting_mass``, the unroll stops once every sample has reached its
+            own (or at ``max_ponder_steps``), and ``p_n`` is cut at each sample's ``N`` as
+            ``mass_truncation`` says (:func:`~ponderlib.mechanisms.halting.truncate_at_mass`); the
+            loss then cuts the prior there too. Replaces ``unroll_tolerance``.
+        mass_truncation: ``"last"`` or ``"normalised"``, the paper's two ways of cutting ``p_n``.
     """
 
-    def __init__(self, step: nn.Module, hidden_size: int, max_ponder_steps: int = 20, unroll_tolerance: float = 1e-3) -> None:
+    def __init__(
+        self,
+        step: nn.Module,
+        hidden_size: int,
+        max_ponder_steps: int = 20,
+        unroll_tolerance: float = 1e-3,
+        halting_mass: float | None = None,
+        mass_truncation: str = "last",
+    ) -> None:
         super().__init__()
         check_sizes(hidden_size=hidden_size)
         check_counts(MAX_LENGTH, max_ponder_steps=max_ponder_steps)
         check_fraction("unroll_tolerance", unroll_tolerance, include_one=False)
+        if halting_mass is not None:
+            check_fraction("halting_mass", halting_mass, include_one=False)
+        check_choice("mass_truncation", mass_truncation, PRIOR_TRUNCATIONS)
         self.step = step
         self.hidden_size = hidden_size
         self.max_ponder_steps = max_ponder_steps
-        self.unroll_tolerance = unroll_tolerance
+        self.unroll_tolerance = unroll_tolerance if halting_mass is None else halting_mass
+        self.halting_mass = halting_mass
+        self.mass_truncation = mass_truncation
 
     def forward(self, x: torch.Tensor, unroll_tolerance: float | None = None) -> PonderNetOutput:
         """Unroll on ``x`` of shape ``(B, ...)`` for training; returns every ``y_n`` and ``p_n``.
 
         ``unroll_tolerance``: overrides the model's for this call (0: all ``max_ponder_steps``, e.g.
-        to score every step's prediction ``y_n``).
+        to score every step's prediction ``y_n``), and returns ``p_n`` uncut (``steps`` None) also
+        under ``halting_mass``.
         """
         if unroll_tolerance is not None:
             check_fraction("unroll_tolerance", unroll_tolerance, include_one=False)
@@ -143,6 +168,15 @@ class PonderNet(nn.Module):
                 break
         lambdas_t = torch.stack(lambdas, dim=1)  # (B, n_run)
         ensure_in_range("lambdas", lambdas_t)  # the step's lambda_n, all steps at once: one synchronisation
+        if self.halting_mass is not None and unroll_tolerance is None:
+            cut = truncate_at_mass(lambdas_t, self.halting_mass, self.mass_truncation, check=False)
+            return PonderNetOutput(
+                step_outputs=torch.stack(outputs, dim=1),  # (B, n_run, ...)
+                lambdas=lambdas_t,
+                halting_probs=cut.halting_probs,  # (B, n_run): zero after each sample's N
+                log_halting_probs=cut.log_halting_probs,
+                steps=cut.steps,  # (B,)
+            )
         return PonderNetOutput(
             step_outputs=torch.stack(outputs, dim=1),  # (B, n_run, ...)
             lambdas=lambdas_t,
