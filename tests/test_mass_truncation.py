@@ -120,3 +120,16 @@ def test_an_explicit_tolerance_returns_p_uncut():
     model = PonderNet(pondernet_parity_model(8, 16, 6).step, 16, 6, halting_mass=0.05)
     out = model(torch.randn(4, 8), unroll_tolerance=0.0)
     assert out.steps is None and out.halting_probs.shape == (4, 6)
+
+
+def test_a_parity_run_takes_the_papers_n_as_an_option():
+    from ponderlib.tasks.parity import ParityConfig, build_parity_model, train_parity
+
+    config = ParityConfig(n_elems=6, unroll="mass", unroll_eps=0.1, prior_truncation="last", max_updates=20, progress=False)
+    model = build_parity_model(config)
+    assert (model.halting_mass, model.mass_truncation, model.unroll_tolerance) == (0.1, "last", 0.1)
+    assert build_parity_model(ParityConfig(n_elems=6)).halting_mass is None  # the book's default: cap
+    assert train_parity(config).summary()["updates"] == 20
+    for bad in ({"unroll": "per-batch"}, {"unroll_eps": 0.0}, {"unroll_eps": 1.0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            ParityConfig(**bad).validate()

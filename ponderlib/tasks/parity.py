@@ -25,6 +25,7 @@ from ponderlib.core.validation import (
     check_choice,
     check_correlated,
     check_counts,
+    check_fraction,
     check_int,
     check_sizes,
     ensure_type,
@@ -36,6 +37,13 @@ from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet, check_ponde
 from ponderlib.tasks.parity_data import LABELS, ParityBatch, ParityVectors, parity_batch
 
 METHODS = ("act", "pondernet")
+
+UNROLLS = ("cap", "mass")
+"""How PonderNet's training sets ``N`` (:class:`ParityConfig` ``unroll``): ``"cap"``, the book's, unrolls until
+99.9 % of every sample has halted (all ``max_ponder_steps`` for the reverse KL), the last step run taking
+the rest, the prior cut at ``max_ponder_steps``; ``"mass"``, Banino et al.'s sec. 2.3, cuts ``p_n`` and the
+prior at each sample's smallest ``n`` with ``sum p_n > 1 - unroll_eps``
+(:func:`~ponderlib.mechanisms.halting.truncate_at_mass`)."""
 
 CELLS = ("gru", "tanh")
 """The recurrent cells a parity model can ponder with: ``"gru"`` (``nn.GRUCell``, the book's default)
@@ -98,17 +106,24 @@ def act_parity_model(
 
 
 def pondernet_parity_model(
-    n_elems: int, hidden: int = 64, max_ponder_steps: int = 20, unroll_tolerance: float = 1e-3, cell: str = "gru",
+    n_elems: int,
+    hidden: int = 64,
+    max_ponder_steps: int = 20,
+    unroll_tolerance: float = 1e-3,
+    cell: str = "gru",
+    halting_mass: float | None = None,
+    mass_truncation: str = "last",
 ) -> PonderNet:
     """PonderNet for parity: :class:`PonderStep` with a recurrent cell (``cell``, one of :data:`CELLS`)
     from ``n_elems`` inputs to ``hidden`` units, one logit out.
 
-    ``unroll_tolerance``: see :class:`~ponderlib.mechanisms.pondernet.PonderNet` (0 for the reverse KL).
+    ``unroll_tolerance``, ``halting_mass`` and ``mass_truncation``: see
+    :class:`~ponderlib.mechanisms.pondernet.PonderNet` (``unroll_tolerance`` 0 for the reverse KL).
     """
     check_sizes(n_elems=n_elems, hidden=hidden)
     return PonderNet(
         PonderStep(n_elems, hidden, cell), hidden_size=hidden, max_ponder_steps=max_ponder_steps,
-        unroll_tolerance=unroll_tolerance,
+        unroll_tolerance=unroll_tolerance, halting_mass=halting_mass, mass_truncation=mass_truncation,
     )
 
 
@@ -138,9 +153,18 @@ class ParityConfig(TrainConfig):
     beta: float = option(0.01, "PonderNet's KL weight, >= 0")
     kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse KL(p_G||p)", choices=KL_DIRECTIONS)
     prior_truncation: str = option(
-        "normalised", "PonderNet's prior cut at max_ponder_steps: normalised, or the tail on the last step",
+        "normalised",
+        "PonderNet's prior cut at max_ponder_steps (with unroll=mass, p and the prior cut at each sample's N): "
+        "normalised, or the tail on the last step",
         choices=PRIOR_TRUNCATIONS,
     )
+    unroll: str = option(
+        "cap",
+        "PonderNet's training N: cap (unroll until 99.9 % has halted, the prior cut at max_ponder_steps), or mass "
+        "(Banino sec. 2.3: each sample's N is the smallest n with sum p_n > 1 - unroll_eps; p and prior cut there)",
+        choices=UNROLLS,
+    )
+    unroll_eps: float = option(0.05, "PonderNet's eps for unroll=mass (the paper's: 0.05), in (0, 1)")
     halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES)
     min_nonzero: int = option(1, "fewest non-zero entries in a training vector")
     max_nonzero: int | None = option(None, "most non-zero entries in a training vector (None: n_elems)")
@@ -162,6 +186,8 @@ class ParityConfig(TrainConfig):
         check_act_settings(self.tau, self.eps, self.halting_bias_init)
         check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)
         check_choice("prior_truncation", self.prior_truncation, PRIOR_TRUNCATIONS)
+        check_choice("unroll", self.unroll, UNROLLS)
+        check_fraction("unroll_eps", self.unroll_eps, include_zero=False, include_one=False)
         check_int("min_nonzero", self.min_nonzero, minimum=1, maximum=self.n_elems)
         if self.max_nonzero is not None:
             check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)
@@ -336,7 +362,10 @@ def build_parity_model(config: ParityConfig) -> ACT | PonderNet:
             config.n_elems, config.hidden, config.max_ponder_steps, config.eps, config.halting_bias_init, config.cell
         )
     unroll_tolerance = 0.0 if config.kl_direction == "reverse" else 1e-3
-    return pondernet_parity_model(config.n_elems, config.hidden, config.max_ponder_steps, unroll_tolerance, config.cell)
+    mass = config.unroll_eps if config.unroll == "mass" else None  # Banino's N, per sample
+    return pondernet_parity_model(
+        config.n_elems, config.hidden, config.max_ponder_steps, unroll_tolerance, config.cell, mass, config.prior_truncation
+    )
 
 
 def parity_objective(config: ParityConfig):
@@ -362,7 +391,7 @@ def parity_objective(config: ParityConfig):
     def pondernet_objective(model: PonderNet, batch: ParityBatch) -> torch.Tensor:
         out = model(batch.inputs)
         step_losses = binary_step_losses(out.step_outputs, batch.targets)  # (B, n_run)
-        return loss(step_losses, out.halting_probs, out.log_halting_probs)[0]
+        return loss(step_losses, out.halting_probs, out.log_halting_probs, out.steps)[0]
 
     return pondernet_objective
 
