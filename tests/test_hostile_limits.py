@@ -468,3 +468,55 @@ def test_check_claims_per_seed_names_a_row_that_is_not_a_mapping():
 
     with pytest.raises(TypeError, match=r"^live\[0\] must be a mapping"):
         check_claims(_evidence(), {"learns": lambda row: True}, [_live()], per_seed=True)
+
+
+# ---- tensors of the wrong dtype, device, width or value handed to the three mechanisms ----------------------
+
+def _mechanisms():
+    from ponderlib.mechanisms.universal_transformer import UniversalTransformer
+    from ponderlib.tasks.parity import act_parity_model, pondernet_parity_model
+
+    act, pondernet = act_parity_model(8, 16, 5), pondernet_parity_model(8, 16, 5)
+    uts = {m: UniversalTransformer(d_model=8, heads=2, d_transition=16, max_ponder_steps=3, method=m) for m in ("act", "pondernet", "fixed")}
+    calls = {"act": act, "pondernet": pondernet, "pondernet.infer": pondernet.infer}
+    for method, ut in uts.items():
+        calls[f"ut-{method}"] = lambda x, ut=ut: ut(x.unsqueeze(1).expand(x.shape[0], 3, x.shape[-1]).contiguous())
+    return calls
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: torch.ones(4, 8, dtype=torch.long), "x must have the model's dtype torch.float32, got torch.int64"),
+        (lambda: torch.ones(4, 8, dtype=torch.float64), "x must have the model's dtype torch.float32, got torch.float64"),
+        (lambda: torch.ones(4, 8, dtype=torch.bool), "x must have the model's dtype"),
+        (lambda: torch.ones(4, 8, device="meta"), "x is on meta but the model on cpu"),
+        (lambda: torch.ones(4, 7), "x must have (input_size|d_model) = 8 features in its last dimension"),
+        (lambda: torch.full((4, 8), float("nan")), "not finite|NaN|nan"),
+    ],
+    ids=["int64", "float64", "bool", "meta", "width", "nan"],
+)
+def test_the_mechanisms_name_a_wrong_input_tensor(make, match):
+    for name, call in _mechanisms().items():
+        with pytest.raises(ValueError, match=match):
+            call(make())
+
+
+def test_act_names_a_state_of_the_wrong_width_dtype_or_device():
+    from ponderlib.tasks.parity import act_parity_model
+
+    act = act_parity_model(8, 16, 5)
+    for state, match in ((torch.zeros(4, 15), "state must have hidden_size = 16 features"), (torch.zeros(4, 16, dtype=torch.float64), "state must have the model's dtype"), (torch.zeros(4, 16, device="meta"), "state is on meta")):
+        with pytest.raises(ValueError, match=match):
+            act(torch.ones(4, 8), state)
+
+
+def test_the_universal_transformer_reads_nothing_at_padding_and_names_a_mask_elsewhere():
+    from ponderlib.mechanisms.universal_transformer import UniversalTransformer
+
+    ut = UniversalTransformer(d_model=8, heads=2, d_transition=16, max_ponder_steps=3)
+    x, mask = torch.randn(2, 3, 8), torch.zeros(2, 3, dtype=torch.bool)
+    x[0, 2], mask[0, 2] = float("nan"), True
+    assert torch.isfinite(ut(x, padding_mask=mask).state).all()  # a NaN at padding is never read
+    with pytest.raises(ValueError, match="padding_mask is on meta but x on cpu"):
+        ut(x, padding_mask=mask.to("meta"))

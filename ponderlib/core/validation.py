@@ -153,6 +153,27 @@ def ensure_same_device(**tensors: torch.Tensor) -> None:
             raise ValueError(f"{name} is on {tensor.device} but {first} on {reference.device}: put them on one device")
 
 
+def ensure_model_input(
+    name: str, tensor: torch.Tensor, model: torch.nn.Module, features: int | None = None, size_name: str = ""
+) -> None:
+    """``ValueError`` naming ``name`` unless ``tensor`` has ``model``'s parameters' dtype and device (a meta
+    tensor, an integer or a double batch into a float32 model) and, when ``features`` is given, that many
+    features in its last dimension (``size_name``, e.g. ``"d_model"``, names that size in the message): torch's own errors ("mat1 and mat2 must have the same dtype", "input
+    has inconsistent input_size") name neither the argument nor the fix. ``TypeError`` unless it is a tensor.
+    No synchronisation: only metadata is read, so a model may check every call."""
+    ensure_tensor(name, tensor)
+    parameter = next(model.parameters(), None)
+    if parameter is not None and tensor.dtype != parameter.dtype:
+        raise ValueError(
+            f"{name} must have the model's dtype {parameter.dtype}, got {tensor.dtype} (convert one of them with .to())"
+        )
+    if parameter is not None and tensor.device != parameter.device:
+        raise ValueError(f"{name} is on {tensor.device} but the model on {parameter.device}: move one of them with .to()")
+    if features is not None and tensor.shape[-1] != features:
+        size = f"{size_name} = {features}" if size_name else str(features)
+        raise ValueError(f"{name} must have {size} features in its last dimension, got shape {tuple(tensor.shape)}")
+
+
 def ensure_type(name: str, value: object, expected: type | tuple[type, ...]) -> None:
     """``TypeError`` naming ``name`` unless ``value`` is an instance of ``expected`` (a batch class, a model)."""
     if not isinstance(value, expected):

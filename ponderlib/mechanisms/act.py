@@ -33,6 +33,7 @@ from ponderlib.core.validation import (
     check_non_negative,
     check_rank,
     check_sizes,
+    ensure_model_input,
     ensure_tensor,
 )
 from ponderlib.mechanisms.halting import act_halting
@@ -111,10 +112,13 @@ class ACT(nn.Module):
 
         ``TypeError`` unless ``x`` (and ``state``, when given) is a tensor."""
         check_rank("x", x, 2, "(batch, input_size)")
+        cell_inputs = getattr(self.cell, "input_size", None)  # nn.GRUCell, nn.RNNCell: the input and the flag
+        ensure_model_input("x", x, self, None if cell_inputs is None else cell_inputs - 1, "input_size")
         batch = x.shape[0]
         if state is None:
             state = x.new_zeros(batch, self.hidden_size)
         ensure_tensor("state", state, " of shape (batch, hidden_size)")
+        ensure_model_input("state", state, self, self.hidden_size, "hidden_size")
         first = torch.cat([x, x.new_ones(batch, 1)], dim=1)  # (B, I+1): flag = 1 on step 1
         later = torch.cat([x, x.new_zeros(batch, 1)], dim=1)  # (B, I+1): flag = 0 afterwards
         halting_sum = x.new_zeros(batch)  # (B,): sum_n h_n, only to decide when everyone has halted
@@ -128,6 +132,8 @@ class ACT(nn.Module):
             halting_sum = halting_sum + h.detach()
             if n < self.max_ponder_steps and bool((halting_sum >= 1.0 - self.eps).all()):
                 break  # every sample has halted: the remaining steps would all get p_n = 0
+        if not bool(torch.isfinite(halting_sum).all()):  # one synchronisation: a NaN in x or the state halts nothing
+            raise ValueError("the halting units h_n are not finite: x or state holds a NaN or an infinity")
         halted = act_halting(torch.stack(halting_units, dim=1), self.eps, check=False)  # p: (B, n_run)
         p = halted.halting_probs.unsqueeze(2)  # (B, n_run, 1)
         return ACTOutput(

@@ -33,6 +33,7 @@ from ponderlib.core.validation import (
     check_non_negative,
     check_sizes,
     ensure_in_range,
+    ensure_model_input,
     ensure_tensor,
 )
 from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, pondernet_halting, pondernet_log_halting, truncate_at_mass
@@ -91,11 +92,13 @@ class PonderNetInference:
     sample_ponder_steps: int
 
 
-def _check_batch(x: torch.Tensor) -> None:
-    """``TypeError`` unless ``x`` is a tensor, ``ValueError`` unless it is a non-empty batch of rank >= 2."""
+def _check_batch(x: torch.Tensor, model: nn.Module) -> None:
+    """``TypeError`` unless ``x`` is a tensor, ``ValueError`` unless it is a non-empty batch of rank >= 2 with
+    the model's dtype and device (and, where the step function says, its ``input_size`` features)."""
     ensure_tensor("x", x, " of shape (batch, ...)")
     if x.dim() < 2 or x.shape[0] == 0:
         raise ValueError(f"x must be a non-empty batch of rank >= 2, shape (batch, ...); got {tuple(x.shape)}")
+    ensure_model_input("x", x, model, getattr(model.step, "input_size", None), "input_size")
 
 
 class PonderNet(nn.Module):
@@ -154,7 +157,7 @@ class PonderNet(nn.Module):
         if unroll_tolerance is not None:
             check_fraction("unroll_tolerance", unroll_tolerance, include_one=False)
         tolerance = self.unroll_tolerance if unroll_tolerance is None else unroll_tolerance
-        _check_batch(x)
+        _check_batch(x, self)
         batch = x.shape[0]
         h = x.new_zeros(batch, self.hidden_size)  # (B, H)
         still_running = x.new_ones(batch)  # (B,): prod_{j<n}(1 - lambda_j), only for the early exit
@@ -196,7 +199,7 @@ class PonderNet(nn.Module):
             generator: for reproducible sampling.
         """
         check_choice("halting_rule", halting_rule, HALTING_RULES)
-        _check_batch(x)
+        _check_batch(x, self)
         batch = x.shape[0]
         active = torch.arange(batch, device=x.device)  # (A,): indices of samples still pondering
         x_active = x

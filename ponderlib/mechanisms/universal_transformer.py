@@ -50,6 +50,8 @@ from ponderlib.core.validation import (
     check_int,
     check_rank,
     check_sizes,
+    ensure_model_input,
+    ensure_same_device,
     ensure_tensor,
 )
 from ponderlib.mechanisms.attention import zero_padding
@@ -194,15 +196,17 @@ class UniversalTransformer(nn.Module):
             generator: for ``"sample"``.
         """
         check_rank("x", x, 3, "(batch, length, d_model)")
-        if x.shape[2] != self.d_model:
-            raise ValueError(f"x must have d_model = {self.d_model} features, got shape {tuple(x.shape)}")
+        ensure_model_input("x", x, self, self.d_model, "d_model")
         if padding_mask is None:
             padding_mask = torch.zeros(x.shape[:2], dtype=torch.bool, device=x.device)
         ensure_tensor("padding_mask", padding_mask, f" of shape {tuple(x.shape[:2])}")
+        ensure_same_device(x=x, padding_mask=padding_mask)
         if padding_mask.shape != x.shape[:2] or padding_mask.dtype != torch.bool:
             raise ValueError(f"padding_mask must be a bool tensor of shape {tuple(x.shape[:2])}, got {padding_mask.dtype} {tuple(padding_mask.shape)}")
         if bool(padding_mask.all(dim=1).any()):
             raise ValueError("padding_mask pads a whole sequence; every sequence needs at least one real position")
+        if not bool(torch.isfinite(x[~padding_mask]).all()):  # padding is never read; a real NaN would spread
+            raise ValueError("x holds a NaN or an infinity at a real (unpadded) position")
         if halting_rule is not None:
             if self.method != "pondernet":
                 raise ValueError(f"halting_rule is for method='pondernet', this encoder has method={self.method!r}")
@@ -263,6 +267,8 @@ class UniversalTransformer(nn.Module):
         """Halting distribution, ponder steps and output state from the loop's record."""
         batch, length, n_run, _ = step_states.shape
         real = ~padding_mask  # (B, T)
+        if signals and not bool(torch.isfinite(torch.stack(signals, dim=2)[real]).all()):  # one synchronisation
+            raise ValueError("the halting signals h^n are not finite: x holds a NaN or an infinity at a real position")
         if self.method == "act":
             act = act_halting(torch.stack(signals, dim=2).reshape(batch * length, n_run), self.eps, check=False)
             halting_probs = act.halting_probs.reshape(batch, length, n_run)

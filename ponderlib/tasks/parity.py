@@ -74,6 +74,7 @@ class PonderStep(nn.Module):
 
     def __init__(self, input_size: int, hidden: int, cell: str = "gru") -> None:
         super().__init__()
+        self.input_size = input_size  # what PonderNet checks its input against
         self.cell = parity_cell(cell, input_size, hidden)
         self.output_layer = nn.Linear(hidden, 1)
         self.lambda_layer = nn.Linear(hidden, 1)
