@@ -133,6 +133,8 @@ def test_check_live_claims_names_its_bad_arguments():
         check_live_claims({"a": lambda run: True}, [])
     with pytest.raises(TypeError, match="live must be a sequence of runs"):
         check_live_claims(LIVE_CLAIMS["ch1-parity"], "runs")
+    with pytest.raises(ValueError, match="live must hold at least one run"):  # never a table of nothing checked
+        check_live_claims(LIVE_CLAIMS["ch1-parity"], [])
 
 
 def test_the_ledger_says_which_claims_a_lesson_may_assert(one_claim):

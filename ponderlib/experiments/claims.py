@@ -434,12 +434,15 @@ def check_live_claims(claims: LiveClaims, live: Sequence[Any]) -> ClaimCheck:
 
     Raises:
         TypeError: ``claims`` is not a :class:`LiveClaims`, or ``live`` is not a sequence.
+        ValueError: ``live`` is empty.
         AssertionError: naming the claim, its rates and the live seed, when a confirmed claim fails.
     """
     if not isinstance(claims, LiveClaims):
         raise TypeError(f"claims must be a LiveClaims (see LIVE_CLAIMS), got {type(claims).__name__}")
     if not isinstance(live, Sequence) or isinstance(live, (str, bytes)):
         raise TypeError(f"live must be a sequence of runs, got {type(live).__name__}")
+    if not live:  # nothing would be checked, and the table would read as if it had been
+        raise ValueError("live must hold at least one run: there is nothing to hold to the claims")
     evidence, confirmation = Evidence.load(claims.preset), confirmation_set(claims)
     first, confirmed = claim_rates(claims, evidence), claim_rates(claims, confirmation)
     if claims.point is None:
