@@ -577,6 +577,19 @@ PRESETS: dict[str, Preset] = {
         seeds=list(range(3)),
         max_updates=20_000,
     ),
+    "pondernet-lambda-16-unroll": Preset(
+        description=(
+            "Issue 37, the thinking-time gap, one setting at a time: pondernet-lambda-16 at lambda_p = 0.1 (the "
+            "paper's 'roughly 3 steps'), with the book's N (unroll to 99.9 % halted, the prior cut at 20 steps) "
+            "or the paper's (sec. 2.3: each sample's N the smallest n with cumulative p > 1 - 0.05, p and the "
+            "prior cut there), and either truncation, 5 seeds, 20,000 training updates; E[n] and sampled steps."
+        ),
+        task="parity",
+        grid={"unroll": ["cap", "mass"], "prior_truncation": ["normalised", "last"]},
+        fixed={**{k: v for k, v in EXTRAPOLATION_16.items() if k != "lambda_p"}, "kl_direction": "paper", "lambda_p": 0.1},
+        seeds=list(range(5)),
+        max_updates=20_000,
+    ),
     "pondernet-parity-interpolation": Preset(
         description=(
             "Banino et al. 2021, sec. 3.1 (interpolation): PonderNet on 64-element parity, 1 to 64 "
