@@ -11,7 +11,6 @@ import torch
 from ponderlib.core.engine import History
 from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import pointer as experiments
-from ponderlib.experiments.pointer import BeamScore
 from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
 from ponderlib.tasks.convex_hull import HullMetrics, hull_order, train_hull
 from ponderlib.tasks.sorting import evaluate_sort, sort_batch, train_sort
@@ -385,27 +384,26 @@ def _is_table(markdown: str, columns: int, rows: int) -> bool:
     )
 
 
-def test_spread_and_verdict_by_hand():
-    from ponderlib.presentation.pointer import spread, verdict
-    from ponderlib.sweep.evidence import Rate
+def test_per_seed_table_by_hand():
+    from ponderlib.presentation.pointer import per_seed_table
 
-    assert spread([0.5, 0.7, 0.9]) == "50.0% to 90.0% (mean 70.0%)"
-    assert spread([1.0] * 20) == "100.0% in each of the 20 seeds"
-    with pytest.raises(ValueError, match="values"):
-        spread([])
-    assert verdict(Rate(20, 20)) == "reproduced in every seed (20 of 20 seeds)"
-    assert verdict(Rate(5, 20)) == "not reproduced (5 of 20 seeds)"  # a quarter or fewer
-    assert verdict(Rate(6, 20)) == "mixed: 6 of 20 seeds"
+    table = per_seed_table([3, 7], {"length 10": [0.99, 0.97], "length 20": [0.95, 0.9]})
+    assert table.split("\n") == [
+        "| seed | length 10 | length 20 |",
+        "|---:|---:|---:|",
+        "| 3 | 0.990 | 0.950 |",
+        "| 7 | 0.970 | 0.900 |",
+        "| mean | 0.980 | 0.925 |",
+    ]
+    assert per_seed_table([0], {"a": [0.12345]}, digits=4).endswith("| mean | 0.1235 |")
+    with pytest.raises(ValueError, match="column 'a' has 1 values, one per seed \\(2\\) expected"):
+        per_seed_table([0, 1], {"a": [0.5]})
+    with pytest.raises(ValueError, match="at least one entry"):
+        per_seed_table([], {})
 
 
-def test_sort_table_and_sentences_by_hand():
-    from ponderlib.presentation.pointer import (
-        beam_sentence,
-        sort_evidence_sentence,
-        sort_length_table,
-        sort_live_sentence,
-    )
-    from ponderlib.sweep.evidence import Rate
+def test_sort_length_table_by_hand():
+    from ponderlib.presentation.pointer import sort_length_table
 
     by_length = {0: {5: 1.0, 10: 0.99, 20: 0.95}, 1: {5: 0.8, 10: 0.97, 20: 0.93}}
     table = sort_length_table(by_length, lengths=(5, 20))
@@ -416,32 +414,10 @@ def test_sort_table_and_sentences_by_hand():
     assert _is_table(table, 4, 2)
     with pytest.raises(ValueError, match="by_length"):
         sort_length_table({})
-    assert sort_live_sentence(by_length) == (
-        "In this run, trained on lengths 5 to 10, the pointer sorts arrays of 10 reals in descending order exactly "
-        "in **97.0% to 99.0%** of cases over the 2 seeds (mean 98.0%) and arrays of 20, twice the longest it saw, "
-        "in **93.0% to 95.0%** (mean 94.0%)."
-    )
-    evidence = sort_evidence_sentence([0.99, 0.98], [0.96, 0.935], Rate(2, 2), Rate(1, 2))
-    assert evidence.startswith(
-        "Over the 2 seeds of the evidence, the pointer sorts arrays of 10 reals exactly in 98.0% to"
-    )
-    assert "within 2.5 percentage points" in evidence  # 0.96 - 0.935
-    assert evidence.endswith("0.98 at length 10 holds in 2 of 2 seeds, that of 0.90 at length 20 in 1 of 2 seeds.")
-    def beams(*pairs):  # seed -> {width: BeamScore} from (greedy, width 4, width 4's agreement) per seed
-        return {seed: {1: BeamScore(g, 1.0), 4: BeamScore(b, a)} for seed, (g, b, a) in enumerate(pairs)}
-
-    same = beam_sentence(beams((0.95, 0.95, 1.0), (0.9, 0.9, 1.0), (1.0, 1.0, 1.0)))
-    assert "gives the same exact match on arrays of 20 as greedy decoding in each of the 3 seeds: its output is " \
-        "greedy decoding's own on 100.0% of the arrays, so the most likely position" in same
-    assert same.endswith("a statement about these three runs, not a claim about the setting.")
-    changed = beam_sentence(beams((0.95, 0.96, 0.97), (0.95, 0.94, 0.98)))
-    assert "changes exact match on arrays of 20 by -0.0100 to +0.0100 against greedy decoding: its output is " \
-        "greedy decoding's own on 97.0% to 98.0% of the arrays. Beam search is not" in changed
 
 
-def test_decoder_table_and_sentences_by_hand():
-    from ponderlib.presentation.pointer import decoder_evidence_sentence, decoder_live_sentence, decoder_table
-    from ponderlib.sweep.evidence import Rate
+def test_decoder_table_by_hand():
+    from ponderlib.presentation.pointer import decoder_table
 
     def run(exact, elements):
         return SimpleNamespace(test=SimpleNamespace(exact_match=exact, element_accuracy=elements))
@@ -454,19 +430,12 @@ def test_decoder_table_and_sentences_by_hand():
         "| seq2seq | 0.300, 0.500 | 0.400 ± 0.100 | 0.750 |",
         "| pointer network | 1.000, 0.900 | 0.950 ± 0.050 | 0.990 |",
     ]
-    assert decoder_live_sentence(comparison, 200) == (
-        "In this run, after 200 training updates the pointer's worst seed sorts **90.0%** of the test arrays "
-        "exactly; the better seq2seq decoder in its best seed sorts **50.0%**."
-    )
-    exact = {"seq2seq": [0.3, 0.4], "bahdanau": [0.2, 0.5], "pointer": [1.0, 1.0]}
-    sentence = decoder_evidence_sentence(exact, 200, Rate(1, 2))
-    assert "is 100.0% in each of the 2 seeds for the pointer, 30.0% to 40.0% (mean 35.0%) for seq2seq" in sentence
-    assert "the better of the two is 0.50 to 0.70" in sentence  # 1.0 - 0.5 and 1.0 - 0.3
-    assert sentence.endswith("it sorts more arrays exactly in 1 of 2 seeds.")
+    with pytest.raises(ValueError, match="comparison"):
+        decoder_table({})
 
 
 def test_converged_decoder_table_by_hand():
-    from ponderlib.presentation.pointer import converged_decoder_sentence, converged_decoder_table
+    from ponderlib.presentation.pointer import converged_decoder_table
 
     def summary(seed, exact, curve):
         return {"seed": seed, "exact_match": exact, "curve": {"update": [500, 1000, 1500], "exact_match": curve}}
@@ -488,14 +457,6 @@ def test_converged_decoder_table_by_hand():
         converged_decoder_table(runs, thresholds=(95,))
     with pytest.raises(ValueError, match="at least one run summary"):
         converged_decoder_table({"pointer": []})
-    sentence = converged_decoder_sentence(runs, 1500)
-    assert sentence == (
-        "After 1,500 training updates the share of test arrays sorted exactly is 97.0% to 99.0% (mean 98.0%) for "
-        "seq2seq, 100.0% in each of the 2 seeds for pointer network. Held-out exact match first reaches 95% at "
-        "update 1,250 for seq2seq and 500 for pointer network (the median over seeds)."
-    )
-    assert "at update 1,500 for seq2seq (never in 1 of its 2 seeds)" in converged_decoder_sentence(runs, 1500, 0.99)
-    assert "never for seq2seq" in converged_decoder_sentence({"seq2seq": runs["seq2seq"]}, 1500, 0.999)
 
 
 HULLS = {
@@ -505,8 +466,8 @@ HULLS = {
 }
 
 
-def test_hull_table_and_sentences_by_hand():
-    from ponderlib.presentation.pointer import hull_evidence_sentence, hull_live_sentence, hull_table, rising_sentence
+def test_hull_table_by_hand():
+    from ponderlib.presentation.pointer import hull_table
 
     table = hull_table(HULLS, (5, 20))
     assert table.split("\n")[2:] == [
@@ -516,64 +477,13 @@ def test_hull_table_and_sentences_by_hand():
     assert _is_table(table, 5, 2)
     with pytest.raises(ValueError, match="invalid missing"):
         hull_table({"accuracy": {}, "area_coverage": {}}, (5,))
-    assert hull_live_sentence(HULLS) == (
-        "In this run, on 10 points, the largest sets it trained on, the pointer outputs the exact hull in "
-        "**40.0% to 45.0%** of sets (2 seeds) and its polygons cover **98.5%** of the true area on average; on "
-        "20 points, twice as many as it saw, accuracy falls to 15.0% while the area covered stays at 96.0%."
-    )
-    evidence = hull_evidence_sentence(HULLS)
-    assert evidence.startswith(
-        "Over the 2 seeds of the evidence, on 10 points the pointer outputs the exact hull in "
-        "40.0% to 45.0% (mean 42.5%) of sets"
-    )
-    assert evidence.endswith("and 6.0% of the outputs are not simple polygons on average.")
-    assert rising_sentence(2, 3) == (
-        "In this run, held-out accuracy is still rising over the second half of the budget in 2 of the 3 seeds."
-    )
-    with pytest.raises(ValueError, match="rising"):
-        rising_sentence(4, 3)
-
-
-def test_paper_table_reads_every_rate_by_its_name():
-    from ponderlib.presentation.pointer import PAPER_RATES, paper_table
-    from ponderlib.sweep.evidence import Rate
-
-    rates = {name: Rate(20, 20) for name in PAPER_RATES} | {"attention_helps": Rate(1, 20), "hull_rising": Rate(19, 20)}
-    decoders = {"seq2seq": [0.3, 0.4], "bahdanau": [0.2, 0.5], "pointer": [1.0, 1.0]}
-    table = paper_table(HULLS, decoders, [0.96, 0.97], 200, rates)
-    assert _is_table(table, 4, 4)
-    rows = table.split("\n")[2:]
-    assert (
-        "at most 45.0% of the hulls are exact" in rows[0] and "rising when the budget ends in 19 of 20 seeds" in rows[0]
-    )
-    assert "mean accuracy n = 5: 65.0%, 10: 42.5%, 20: 15.0%" in rows[1]
-    assert "attention ahead of plain seq2seq: not reproduced (1 of 20 seeds)" in rows[2]
-    assert "length 20 at 96.0% to 97.0% (mean 96.5%) exact" in rows[3]
-    with pytest.raises(ValueError, match="sort_20 missing"):
-        paper_table(HULLS, decoders, [0.96], 200, {k: v for k, v in rates.items() if k != "sort_20"})
-    converged = {"seq2seq": [0.99, 0.995], "bahdanau": [1.0, 0.999], "luong": [1.0, 1.0], "pointer": [1.0, 1.0]}
-    with pytest.raises(ValueError, match="converged_ahead, converged_faster; converged_ahead, converged_faster missing"):
-        paper_table(HULLS, decoders, [0.96, 0.97], 200, rates, converged, 20000)
-    rates |= {"converged_ahead": Rate(0, 2), "converged_faster": Rate(2, 2)}
-    with_converged = paper_table(HULLS, decoders, [0.96, 0.97], 200, rates, converged, 20000)
-    assert _is_table(with_converged, 4, 5) and with_converged.split("\n")[:5] == table.split("\n")[:5]
-    row = with_converged.split("\n")[5]
-    assert "on sorting, 20,000 updates, 2 seeds, exact match: seq2seq 99.0% to 99.5% (mean 99.2%), " in row
-    assert "by 0.2 or more: not reproduced (0 of 2 seeds)" in row and "every seq2seq decoder: reproduced in every seed" in row
-    assert table.split("\n")[5] == with_converged.split("\n")[6]  # the row after it unchanged
-    with pytest.raises(ValueError, match="converged must hold every decoder"):
-        paper_table(HULLS, decoders, [0.96], 200, rates, {"pointer": [1.0]}, 20000)
-    with pytest.raises(ValueError, match="given together"):
-        paper_table(HULLS, decoders, [0.96], 200, rates, converged)
-    with pytest.raises(ValueError, match="converged and converged_updates must be given together"):
-        paper_table(HULLS, decoders, [0.96], 200, rates, None, 20000)
 
 
 NEAR_PAPER = HULLS | {"polygon_accuracy": {5: [0.95, 0.91], 10: [0.87, 0.84], 20: [0.5, 0.6]}}
 
 
-def test_hull_polygon_table_and_near_paper_sentence_by_hand():
-    from ponderlib.presentation.pointer import hull_near_paper_sentence, hull_polygon_table
+def test_hull_polygon_table_by_hand():
+    from ponderlib.presentation.pointer import hull_polygon_table
 
     table = hull_polygon_table(NEAR_PAPER, (5, 20))
     assert _is_table(table, 7, 2)
@@ -581,62 +491,8 @@ def test_hull_polygon_table_and_near_paper_sentence_by_hand():
         "| 5 | 0.950, 0.910 | 0.930 | 0.650 | 0.900, 1.000 | 0.950 | 0.050 |",
         "| 20 (longer than trained) | 0.500, 0.600 | 0.550 | 0.150 | 0.950, 0.970 | 0.960 | 0.060 |",
     ]
-    assert "On 20 points, 4 times the most it trained on, " in hull_near_paper_sentence(NEAR_PAPER, 100, 1, trained_max=5)
     with pytest.raises(ValueError, match="must hold polygon_accuracy, accuracy, area_coverage, invalid; polygon_accuracy missing"):
         hull_polygon_table(HULLS, (5,))
-    assert hull_near_paper_sentence(NEAR_PAPER, 20_000, 3) == (
-        "After 20,000 training updates, decoded with a beam of 3, over two seeds, the pointer names the true hull's "
-        "polygon on 5 points in 91.0% to 95.0% (mean 93.0%) of the sets, with area coverage 90.0% to 100.0% (mean "
-        "95.0%), and on 10 points in 84.0% to 87.0% (mean 85.5%) of the sets, with area coverage 98.0% to 99.0% "
-        "(mean 98.5%). On 20 points, twice the most it trained on, polygon accuracy is 50.0% to 60.0% (mean 55.0%) "
-        "and area coverage 95.0% to 97.0% (mean 96.0%)."
-    )
-
-
-def test_plateau_sentence_says_stopped_only_when_no_seed_gained_a_point():
-    from ponderlib.presentation.pointer import plateau_sentence
-
-    assert plateau_sentence([0.004, -0.002, 0.0099], 15_000, 20_000) == (
-        "From update 15,000 to the last, 20,000, held-out accuracy changed by +0.4%, -0.2%, +1.0% (per seed); "
-        "no seed gained a percentage point: the runs had stopped improving."
-    )  # 0.0099 prints as +1.0% but is under a point
-    assert plateau_sentence([0.01, 0.0], 15_000, 20_000).endswith(
-        "1 of the 2 seeds gained a percentage point or more: still improving."
-    )
-    with pytest.raises(ValueError, match="since must be between 0 and updates = 20000, exclusive; got 20000"):
-        plateau_sentence([0.0], 20_000, 20_000)
-    with pytest.raises(ValueError, match="gains"):
-        plateau_sentence([], 15_000, 20_000)
-
-
-def test_meets_hull_goal_needs_accuracy_and_area_at_every_goal_count():
-    from ponderlib.experiments.pointer import HULL_GOAL, HULL_GOAL_AREA, meets_hull_goal
-
-    met = {"polygon_accuracy": {str(n): a for n, a in HULL_GOAL.items()},
-           "area_coverage": {str(n): HULL_GOAL_AREA for n in HULL_GOAL}}
-    assert meets_hull_goal(met)  # the goal itself is met: "at least"
-    assert not meets_hull_goal({**met, "polygon_accuracy": {**met["polygon_accuracy"], "10": 0.849}})
-    assert not meets_hull_goal({**met, "area_coverage": {**met["area_coverage"], "5": 0.989}})
-
-
-def test_paper_table_row_near_the_papers_setting():
-    from ponderlib.presentation.pointer import PAPER_RATES, paper_table
-    from ponderlib.sweep.evidence import Rate
-
-    rates = {name: Rate(20, 20) for name in PAPER_RATES}
-    decoders = {"seq2seq": [0.3, 0.4], "bahdanau": [0.2, 0.5], "pointer": [1.0, 1.0]}
-    table = paper_table(HULLS, decoders, [0.96, 0.97], 200, rates)
-    with pytest.raises(ValueError, match="near_paper_goal missing"):
-        paper_table(HULLS, decoders, [0.96], 200, rates, near_paper=NEAR_PAPER, near_paper_updates=20_000)
-    with pytest.raises(ValueError, match="near_paper and near_paper_updates must be given together"):
-        paper_table(HULLS, decoders, [0.96], 200, rates | {"near_paper_goal": Rate(1, 2)}, near_paper=NEAR_PAPER)
-    near = paper_table(HULLS, decoders, [0.96, 0.97], 200, rates | {"near_paper_goal": Rate(1, 2)},
-                       near_paper=NEAR_PAPER, near_paper_updates=20_000)
-    assert _is_table(near, 4, 5)
-    lines = near.split("\n")
-    assert lines[:4] == table.split("\n")[:4] and lines[5:] == table.split("\n")[4:]  # one row added, after row 2
-    assert "trained on 5-10, 20,000 updates, 2 seeds, polygon accuracy n = 5: 91.0% to 95.0% (mean 93.0%)" in lines[4]
-    assert lines[4].endswith("at least 90% on 5 points and 85% on 10 points with area at least 99%: mixed: 1 of 2 seeds |")
 
 
 def test_hull_by_points_figure_draws_seeds_their_mean_and_the_published_marks():

@@ -25,13 +25,6 @@ from ponderlib.tasks.sorting import SortResult, check_lengths, sort_batch, sort_
 HULL_METRICS = ("accuracy", "polygon_accuracy", "area_coverage", "invalid")
 """The fields of :class:`~ponderlib.tasks.convex_hull.HullMetrics` that :func:`metric_by_points` reads."""
 
-HULL_GOAL = {5: 0.90, 10: 0.85}
-"""The polygon accuracy hulls near the paper's setting are held to, by number of points: about the paper's
-(92.0% on 5 points, 87.0% on 10, trained on 5 to 50) and a public reproduction's (93.8%, 87.9%)."""
-
-HULL_GOAL_AREA = 0.99
-"""The area coverage hulls near the paper's setting are held to, at every point count of :data:`HULL_GOAL`."""
-
 
 def mean_and_half_range(values: Sequence[float]) -> tuple[float, float]:
     """Mean and half-range ``(max - min) / 2`` of per-seed numbers (at least one), in their unit."""
@@ -201,22 +194,6 @@ def metric_by_points(results: Sequence[HullResult], metric: str) -> dict[int, li
         raise ValueError("results must hold at least one run, got none")
     by_points: list[Mapping[int, HullMetrics]] = [result.by_points for result in results]
     return {n: [getattr(run[n], metric) for run in by_points] for n in by_points[0]}
-
-
-def meets_hull_goal(summary: Mapping) -> bool:
-    """Whether a hull run reached :data:`HULL_GOAL` and :data:`HULL_GOAL_AREA` at every point count of the
-    goal, read from its summary (``polygon_accuracy`` and ``area_coverage``, ``{"5": value, ...}``, as a
-    run's ``summary()`` or the committed evidence holds them).
-
-    >>> run = {"polygon_accuracy": {"5": 0.93, "10": 0.86},
-    ...        "area_coverage": {"5": 0.995, "10": 0.99}}
-    >>> meets_hull_goal(run)
-    True
-    """
-    return all(
-        summary["polygon_accuracy"][str(n)] >= accuracy and summary["area_coverage"][str(n)] >= HULL_GOAL_AREA
-        for n, accuracy in HULL_GOAL.items()
-    )
 
 
 def rising_at_end(values: Sequence[float]) -> bool:
