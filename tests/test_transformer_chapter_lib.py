@@ -1,6 +1,6 @@
 """Tests of what chapter 4 adds to ponderlib: ponderlib.experiments.transformer, ChainsBatch.lengths,
-ChainsEvaluation.at_depths, the chapter's tables and sentences (ponderlib.presentation.transformer) and its
-figures' layout (hand-made evaluations and evidence, and tiny, fast runs)."""
+ChainsEvaluation.at_depths, the chapter's tables (ponderlib.presentation.transformer), the lesson's live
+budget and its figures' layout (hand-made evaluations and evidence, and tiny, fast runs)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import transformer as experiments
 from ponderlib.presentation import transformer as presentation
 from ponderlib.sweep import PRESETS
-from ponderlib.sweep.evidence import Evidence, Rate
+from ponderlib.sweep.evidence import Evidence
 from ponderlib.tasks.chains import (
     ChainsBatch,
     ChainsConfig,
@@ -213,7 +213,7 @@ def test_depth_figures_from_evaluations_and_from_summaries_draw_the_same_curves(
     plt.close("all")
 
 
-# --- What the chapter shows: ponderlib.presentation.transformer (tables and sentences) and the figures' layout.
+# --- What the chapter shows: ponderlib.presentation.transformer (tables) and the figures' layout.
 
 
 def scored(accuracy, ponder_steps, depth, correlation, correct=None) -> ChainsEvaluation:
@@ -266,34 +266,11 @@ LIVE_RUNS = {
 }
 
 
-def test_spread_and_verdict_by_hand():
+def test_spread_by_hand():
     assert presentation.spread([0.5, 0.25, 1.0]) == "0.25 to 1.00 (mean 0.58)"
     assert presentation.spread([0.3]) == "0.30 to 0.30 (mean 0.30)"
     with pytest.raises(ValueError, match="values"):
         presentation.spread([])
-    assert presentation.verdict(Rate(20, 20)) == "reproduced in every seed (20 of 20 seeds)"
-    assert presentation.verdict(Rate(19, 20)) == "mixed: 19 of 20 seeds"
-    assert presentation.verdict(Rate(6, 20)) == "mixed: 6 of 20 seeds"
-    assert presentation.verdict(Rate(5, 20)) == "not reproduced (5 of 20 seeds)"  # a quarter or fewer
-    assert presentation.verdict(Rate(0, 3)) == "not reproduced (0 of 3 seeds)"
-
-
-def test_test_sets_and_accuracies_follow_the_config():
-    labels = presentation.test_sets(LIVE_RUNS["act"][0].config)
-    assert labels == {
-        "trained: len <= 10, depth <= 4": "trained",
-        "len <= 20, depth <= 4": "longer",
-        "len <= 20, depth <= 7": "deeper",
-    }
-    accuracies = presentation.accuracies_by_test(LIVE_RUNS)
-    assert list(accuracies) == ["act", "fixed", "pondernet"]
-    assert accuracies["act"] == {
-        "trained: len <= 10, depth <= 4": [0.95, 0.99],
-        "len <= 20, depth <= 4": [0.90, 0.93],
-        "len <= 20, depth <= 7": [0.80, 0.85],
-    }
-    assert accuracies["fixed"]["len <= 20, depth <= 7"] == [0.97, 0.98]  # no deeper test given: the trained one
-    assert presentation.scores(LIVE_RUNS, "longer")["pondernet"][1].accuracy == 0.89
 
 
 def table_rows(markdown: str) -> list[list[str]]:
@@ -304,15 +281,7 @@ def table_rows(markdown: str) -> list[list[str]]:
     return [[cell.strip() for cell in line[2:-2].split(" | ")] for line in [lines[0], *lines[2:]]]
 
 
-def deep_start_runs():
-    """ACT with a deep start: seed 0 learns the chains (accuracy 0.99), seed 1 does not (0.90)."""
-    return [
-        fake_run(0, scored(0.99, [2, 3, 4], [0, 1, 2], 0.9)),
-        fake_run(1, scored(0.90, [1, 1, 1], [0, 1, 2], float("nan"))),
-    ]
-
-
-def test_live_table_and_paragraph_by_hand():
+def test_live_table_by_hand():
     rows = table_rows(presentation.live_table(LIVE_RUNS))
     assert rows[0] == ["method", "seed", "accuracy", "ponder steps", "r(N, d)", "r(N, d) within position"]
     # ACT seed 0: steps (2 + 3 + 4) / 3 = 3; one program, so each position is alone at its index: no
@@ -321,52 +290,6 @@ def test_live_table_and_paragraph_by_hand():
     assert rows[2] == ["ACT", "1", "0.990", "1.67", "0.55", "–"]
     assert rows[3] == ["fixed depth", "0", "0.970", "3.00", "–", "–"]  # constant steps: r undefined
     assert [row[0] for row in rows[5:]] == ["PonderNet", "PonderNet"] and len(rows) == 7
-    paragraph = presentation.live_paragraph({**LIVE_RUNS, "act-deep-start": deep_start_runs()})
-    # ACT (Graves): 0.95 and 0.99, both >= 0.95; deep start: 0.99 learnt, 0.90 not
-    assert paragraph == (
-        "In this run, ACT with Graves' initial bias learnt the chains (accuracy 0.95 or more) in 2 of the two "
-        "seeds (accuracy 0.950 to 0.990), its ponder steps following the depth with r = 0.55 to 0.81 there; with "
-        "a deep start, in 1 of the two seeds (accuracy 0.900 to 0.990), its ponder steps following the depth "
-        "with r = 0.90 there. The fixed depth reaches 0.970 to 0.980, PonderNet 0.940 to 0.960."
-    )
-    assert presentation.learnt([0.95, 0.949, 1.0]) == 2
-
-
-def test_steps_by_depth_sentence_by_hand():
-    act = presentation.scores(LIVE_RUNS)["act"]  # depth 0: (2 + 1) / 2, 1: (3 + 1) / 2, 2: (4 + 3) / 2
-    assert (
-        presentation.steps_by_depth_sentence(act)
-        == "Mean ponder steps per required depth 0 to 2, ACT: 1.50, 2.00, 3.50."
-    )
-
-
-def test_shift_table_and_paragraph_by_hand():
-    rows = table_rows(presentation.shift_table(LIVE_RUNS))
-    assert rows[0] == [
-        "method",
-        "seed",
-        "accuracy, len <= 20",
-        "accuracy, depth <= 7",
-        "accuracy at depth 5-7",
-        "ponder steps at depth 5-7",
-    ]
-    # ACT seed 0, depths 5 and 6: one of two right, steps 5 and 6; seed 1: none right, steps 2 and 2
-    assert rows[1] == ["ACT", "0", "0.900", "0.800", "0.500", "5.50"]
-    assert rows[2] == ["ACT", "1", "0.930", "0.850", "0.000", "2.00"]
-    assert [row[0] for row in rows[3:]] == ["fixed depth", "fixed depth", "PonderNet", "PonderNet"]
-    assert math.isnan(float(rows[3][4]))  # the fixed depth's stand-in test set has no position deeper than 4
-    # drops: ACT 0.05, 0.06; as "fixed" ACT's seed 0 alone: 0.05; as "pondernet" its seed 1: 0.06
-    paragraph = presentation.shift_paragraph(
-        {"act": LIVE_RUNS["act"], "fixed": LIVE_RUNS["act"][:1], "pondernet": LIVE_RUNS["act"][1:]}
-    )
-    assert paragraph.startswith(
-        "In this run, on programs twice as long, ACT loses 0.050 to 0.060, fixed depth loses 0.050 to 0.050, "
-        "PonderNet loses 0.060 to 0.060 accuracy. On chains 5 to 7 hops deep, deeper than any seen in training, "
-        "the best run is right on 0.50 of the positions, where chance is 0.50. ACT spends 5.5, 2.0 ponder steps "
-        "there per seed, against 3.0, 1.0 on one-hop"
-    )
-    named = presentation.shift_paragraph({"act-deep-start": LIVE_RUNS["act"]}, act="act-deep-start")
-    assert "ACT, deep start spends 5.5, 2.0 ponder steps" in named
 
 
 def summary(seed, method, accuracy, correlation, steps_by_depth, longer, unseen_accuracy, unseen_steps, **more):
@@ -415,18 +338,6 @@ def hand_evidence(name: str = "ut-chains-live", summaries=None) -> Evidence:
     return Evidence(name, preset, records)
 
 
-def test_evidence_paragraph_by_hand():
-    evidence = hand_evidence()
-    text = presentation.evidence_paragraph(evidence)
-    # Graves' bias: 0.86 (stuck: 1 step, accuracy 0.5 at every depth by hand) and 0.99; deep start: 0.99, 0.98
-    assert text == (
-        "Over the 2 seeds of the evidence, ACT with Graves' initial bias learns the chains in **1 of 2**; with a "
-        "deep start in **2 of 2**. The 1 runs with Graves' bias that do not learn them ponder 1.00 steps per "
-        "position and reach 0.860 accuracy: 0.50 at 0 hops, 0.50 at 1 hop, 0.50 at 2 hops, 0.50 at 3 hops, "
-        "0.50 at 4 hops.\n\n" + evidence.describe()
-    )
-
-
 def test_distributions_pooled_by_hand():
     d = experiments.StepsDistribution((0, 3, 1))  # steps 2, 2, 2, 3
     assert d.positions == 4 and d.shares == (0.0, 0.75, 0.25)
@@ -443,12 +354,6 @@ def test_distributions_pooled_by_hand():
     # depth 0: steps 1, 2, 2, 2, 4 -> mean 2.2, sd sqrt((1.44 + 3 * 0.04 + 3.24) / 5) = 1.0
     assert rows[0] == ["required depth", "ACT", "PonderNet"]
     assert rows[1] == ["0", "2.2 ± 1.0", "2.2 ± 1.0"] and rows[2] == ["1", "2.5 ± 0.5", "2.5 ± 0.5"]
-    text = presentation.distribution_paragraph({"act": pooled}, hand_evidence("ut-chains-depth"))
-    # at 1 hop, d + 1 = 2 steps: 1 of 2 positions
-    assert text == (
-        "Over the 10 seeds, ACT's mean rises from 2.2 steps on roots to 2.5 at 1 hops, with a standard deviation "
-        "of 0.5 to 1.0 steps; 50% of the positions 1 to 1 hops deep ran exactly $d + 1$ steps."
-    )
 
 
 def test_correlation_table_by_hand():
@@ -462,45 +367,62 @@ def test_correlation_table_by_hand():
     assert rows[1] == ["ACT", "0.70 to 0.90 (mean 0.80)", "0.60 to 0.80 (mean 0.70)", "–", "0.50 to 0.50 (mean 0.50)"]
 
 
-def test_compute_paragraph_by_hand():
-    fixed = {2: [(2.0, 0.6, 0.5), (2.0, 0.8, 0.7)], 3: [(3.0, 0.9, 0.8)], 4: [(4.0, 1.0, 0.9)]}
-    text = presentation.compute_paragraph(fixed, {"act": [(2.5, 0.95, 0.85), (2.7, 0.97, 0.87)]}, 4)
-    # ACT: 2.6 steps, between L = 2 (0.7 and 0.6) and L = 3 (0.9 and 0.8)
-    assert text == (
-        "Means over the seeds: ACT spends 2.60 steps per position for 0.960 at 4 hops and 0.860 on the longer, "
-        "deeper programs (the fixed depth, L = 2: 0.700 and 0.600 and L = 3: 0.900 and 0.800)."
-    )
+def test_accuracy_against_compute_by_hand():
     rows = experiments.accuracy_against_compute(
         [{"test_ponder_steps": 2.5, "accuracy_by_depth": {"4": 0.9}, "deeper_accuracy": 0.8}], 4
     )
     assert rows == [(2.5, 0.9, 0.8)]
 
 
-def test_paper_table_by_hand():
-    evidence = hand_evidence("ut-chains-depth", [
-        summary(0, ("act", 1.0), 0.86, 0.1, [1, 1, 1, 1, 1], 0.80, 0.50, 1.0),
-        summary(0, ("act", -3.0), 0.99, 0.9, [2, 2, 3, 4, 5], 0.95, 0.60, 5.0),
-        summary(0, ("fixed", 1.0), 0.97, None, [3] * 5, 0.85, 0.49, 3.0),
-        summary(0, ("pondernet", 1.0), 0.98, 0.4, [3, 3, 4, 4, 5], 0.9, 0.5, 4.0),
-    ])
-    distributions = {"act-deep-start": {0: experiments.StepsDistribution((0, 4)), 1: experiments.StepsDistribution((0, 3, 1))}}
-    rows = table_rows(presentation.paper_table(
-        evidence, distributions, ordered={"act-deep-start": Rate(1, 1)}, as_accurate={"act-deep-start": Rate(1, 1)},
-        longer_cost=Rate(1, 1),
-    ))
-    assert rows[0] == ["claim (Dehghani et al. 2019)", "paper's setting", "this chapter's evidence, 10 seeds", "verdict"]
-    assert len(rows) == 6 and all(len(row) == 4 for row in rows)
-    assert rows[1][0].startswith('"with dynamic halting we observe that the average ponder time')
-    assert rows[1][2] == (
-        "ponder steps at depth 0 to 1 hops, mean ± sd over every position of 10 seeds: ACT, deep start "
-        "2.0 ± 0.0, 2.2 ± 0.4"
-    )
-    assert rows[1][3] == "ACT, deep start: reproduced in every seed (1 of 1 seeds) grow with every hop"
-    assert rows[2][2] == (
-        "accuracy after 2,000 updates: fixed depth 3 0.97 to 0.97 (mean 0.97); ACT 0.86 to 0.86 (mean 0.86); "
-        "ACT, deep start 0.99 to 0.99 (mean 0.99); PonderNet 0.98 to 0.98 (mean 0.98)"
-    )
-    assert [row[3] for row in rows[3:]] == ["not tested"] * 3
+def test_seed_table_by_hand():
+    by_seed = {
+        seed: {"act": row[("act", 1.0)], "act-deep-start": row[("act", -3.0)], "fixed": row[("fixed", 1.0)]}
+        for seed, row in hand_evidence().by_seed().items()
+    }
+    rows = table_rows(presentation.seed_table(by_seed, 4))
+    assert rows[0] == ["seed", "ACT", "ACT, deep start", "fixed depth"]
+    # seed 0: ACT 0.86 (0.5 at 4 hops by hand, one step) does not learn; the deep start and the fixed depth do
+    assert rows[1] == ["0", "0.860 / 0.500 / 1.00", "**0.990 / 1.000 / 3.20**", "**0.970 / 1.000 / 3.00**"]
+    assert rows[2][0] == "1" and len(rows) == 3
+    with pytest.raises(ValueError, match="by_seed"):
+        presentation.seed_table({}, 4)
+
+
+def test_setting_table_by_hand():
+    runs = [
+        summary(0, "act", 0.98, 0.9, [2, 2, 3, 4, 5], 0.95, 0.6, 5.0, deeper_accuracy=0.9),
+        summary(1, "act", 0.90, 0.1, [1] * 5, 0.85, 0.5, 1.0, deeper_accuracy=0.7),
+    ]
+    rows = table_rows(presentation.setting_table({"ACT": runs}, 4))
+    assert rows[0] == [
+        "setting", "learn the chains", "accuracy", "accuracy at 4 hops", "accuracy, longer and deeper",
+        "ponder steps per position",
+    ]
+    assert rows[1] == [
+        "ACT", "1 of 2", "0.90 to 0.98 (mean 0.94)", "0.50 to 1.00 (mean 0.75)", "0.70 to 0.90 (mean 0.80)",
+        "1.00 to 3.20 (mean 2.10)",
+    ]
+    with pytest.raises(ValueError, match="ACT"):
+        presentation.setting_table({"ACT": []}, 4)
+
+
+def test_the_lesson_trains_the_live_budget_on_every_device():
+    """Issue 36, item 5: on a GPU the lesson keeps the CPU's budget (it once trained 2,000 updates there,
+    and these small models are no faster on a GPU): its live runs are the presets' configs as they are."""
+    import json
+    import pathlib
+
+    from ponderlib.sweep.presets import CHAPTER_4_LIVE_UPDATES
+
+    lesson = pathlib.Path(__file__).resolve().parents[1] / "book" / "ch4_transformer.ipynb"
+    cells = json.loads(lesson.read_text())["cells"]
+    source = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
+    assert "cuda" not in source and "max_updates" not in source and "CONVERGED_UPDATES" not in source
+    assert "train_chains(LIVE.config(" in source and "train_chains(TAU_LIVE.config(" in source
+    for name in ("ut-chains-live", "ut-chains-tau-live"):
+        preset = PRESETS[name]
+        point = {field: values[0] for field, values in preset.grid.items()}
+        assert preset.max_updates == CHAPTER_4_LIVE_UPDATES == preset.config(0, **point).max_updates == 800
 
 
 # --- The figures: the book's width, fonts, integer depth axes and seed shades.
@@ -544,8 +466,6 @@ def test_the_figures_fit_the_column_with_book_fonts_and_integer_axes(tiny_runs):
     programs = evaluation_batch(run.config, 16, device="cpu")
     example = figures.plot_example(run.tests["trained"], programs, 0, n_names=run.config.n_names)
     _check_layout(example, [example.axes[0].yaxis])
-    lengths = figures.plot_lengths({"act": {"trained: len <= 10, depth <= 4": [0.9, 0.95], "len <= 20": [0.8, 0.85]}})
-    _check_layout(lengths)
     plt.close("all")
 
 
@@ -572,24 +492,6 @@ def test_each_seed_is_a_shade_of_its_methods_hue(tiny_runs):
         "PonderNet (mean of 2 seeds)",
     ]
     plt.close("all")
-
-
-def test_tau_paragraph_by_hand():
-    preset = PRESETS["ut-chains-tau-live"]
-    records = [
-        {"point": {"tau": tau}, "seed": seed, "config": {}, "summary": {"test_accuracy": accuracy, "test_ponder_steps": steps}}
-        for tau, seed, accuracy, steps in [
-            (0.001, 0, 0.99, 3.5), (0.001, 1, 0.98, 3.0), (0.01, 0, 0.99, 2.5), (0.01, 1, 0.85, 1.5),
-            (0.05, 0, 0.85, 1.0), (0.05, 1, 0.86, 1.2),
-        ]
-    ]
-    text = presentation.tau_paragraph(Evidence("ut-chains-tau-live", preset, records))
-    assert text == (
-        "Over the evidence's seeds, ACT with a deep start learns the chains (accuracy 0.95 or more) in 2 of 2 seeds "
-        "at tau = 0.001 (3.25 steps per position), 1 of 2 seeds at tau = 0.01 (2.00 steps per position) and 0 of 2 "
-        "seeds at tau = 0.05 (1.10 steps per position): the smaller the ponder cost, the more runs learn the "
-        "look-up before their steps erode, as the trap above predicts."
-    )
 
 
 def test_the_evidence_figures_fit_the_column_with_book_fonts():

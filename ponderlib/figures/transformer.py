@@ -219,37 +219,6 @@ def plot_example(evaluation: ChainsEvaluation, batch: ChainsBatch, index: int, n
     return fig
 
 
-@style.book_figure
-def plot_lengths(rows: Mapping[str, Mapping[str, Sequence[float]]], title: str = "") -> Figure:
-    """Accuracy on each test set (x) per method: one dot per seed in a shade of the method's hue, a
-    bar for the mean (``rows``: method -> test-set label -> accuracies over seeds)."""
-    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 3.8))
-    methods = list(rows)
-    width = 0.8 / len(methods)
-    for k, method in enumerate(methods):
-        for j, (label, accuracies) in enumerate(rows[method].items()):
-            x = j + (k - (len(methods) - 1) / 2) * width
-            ax.bar(
-                x,
-                float(np.mean(accuracies)),
-                width,
-                color=style.color(method),
-                alpha=0.55,
-                label=seeds_label(method, len(accuracies)) if j == 0 else None,
-            )
-            shades = style.seed_colors(method, len(accuracies))
-            ax.scatter([x] * len(accuracies), accuracies, s=22, c=shades, edgecolors="k", linewidths=0.6, zorder=3)
-    labels = list(next(iter(rows.values())))
-    ax.set_xticks(range(len(labels)), [label.replace(", ", ",\n") for label in labels])
-    ax.set_ylabel("accuracy")
-    ax.set_ylim(0.4, 1.0)
-    ax.axhline(0.5, color="#999999", ls=":", lw=1)
-    style.legend_below(fig, ncol=len(methods) if len(methods) <= 2 else 2)
-    if title:
-        ax.set_title(title)
-    return fig
-
-
 ORDER_COLORS = {"topological": style.PRIOR_COLOR, "shuffled": "#d95f02"}
 """The two ways of writing a program (:data:`~ponderlib.tasks.chains.ORDERS`), each a colour of its own."""
 

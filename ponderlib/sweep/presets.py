@@ -181,11 +181,12 @@ CHAPTER_4_MODELS = {"method": ["act", "fixed", "pondernet"], "halting_bias_init"
 fixed depth has no halting unit: its two points are the same run twice, a check of determinism)."""
 
 CHAPTER_4_LIVE_UPDATES = 800
-"""Chapter 4's live budget on a CPU, in training updates: where ACT has learnt the task in most seeds."""
+"""Chapter 4's live budget, in training updates, on every device (a GPU runs these small models no
+faster than a CPU core): where ACT with a deep start has learnt the task in most seeds."""
 
 CHAPTER_4_CONVERGED_UPDATES = 2000
-"""Chapter 4's evidence budget and its live budget on a GPU: where held-out accuracy and ponder steps
-have stopped changing (ACT, seed 0, trained for 3000 updates in a probe: accuracy 0.99 or more from
+"""Chapter 4's evidence budget at convergence: where held-out accuracy and ponder steps have stopped
+changing (ACT, seed 0, trained for 3000 updates in a probe: accuracy 0.99 or more from
 update 600 on, mean ponder steps within 0.01 of their final value from update 1800 on)."""
 
 EXTRAPOLATION_16 = {
