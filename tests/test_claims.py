@@ -104,6 +104,20 @@ def test_a_claim_that_failed_once_in_the_confirmation_set_is_only_reported(one_c
     assert "no: reported only" in check.markdown()
 
 
+def test_a_confirmed_claim_that_fails_in_a_replayed_seed_is_only_reported(one_claim):
+    # held in all 20 confirmation seeds, but not in seed 0 of the committed runs, which the live run replays
+    from ponderlib.experiments.claims import check_live_claims
+
+    claims, folder, _, confirm = one_claim
+    live = confirmation(PRESETS["act-parity-live"], halting_bias_init=[1.0])
+    _write(folder, "act-parity-live", _records(live, LIVE_SEEDS, lambda seed: {"final_accuracy": 0.9 if seed == 0 else 0.99}))
+    _write(folder, "act-parity-live-confirm", _records(confirm, CONFIRMATION_SEEDS, lambda seed: {"final_accuracy": 0.97}))
+    check = check_live_claims(claims, [_live_run(0.9, seed=0), _live_run(0.99, seed=1)])
+    assert check.asserted == [] and check.replayed_failures == {"accuracy at least 0.95": [0]}
+    assert "no: it fails in the committed run of seed 0, which the live runs replay" in check.markdown()
+    assert check_live_claims(claims, [_live_run(0.99, seed=1)]).asserted == ["accuracy at least 0.95"]
+
+
 def test_nothing_is_asserted_before_the_confirmation_set_is_complete(one_claim):
     from ponderlib.experiments.claims import check_live_claims
 
