@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
 
 import matplotlib
 
@@ -16,12 +15,11 @@ import torch
 from ponderlib.experiments import parity as parity_experiments
 from ponderlib.experiments import pondernet as pondernet_experiments
 from ponderlib.experiments.parity import HaltingSummary
-from ponderlib.experiments.pondernet import DifficultySummary, InferenceCompute, StepAccuracy
+from ponderlib.experiments.pondernet import DifficultySummary
 from ponderlib.figures import pondernet as plots
 from ponderlib.figures import style
 from ponderlib.mechanisms.halting import geometric_prior, pondernet_halting
 from ponderlib.presentation import pondernet as text
-from ponderlib.sweep.evidence import Rate
 from ponderlib.tasks.parity import ParityConfig, evaluate_by_difficulty, train_parity
 
 TINY = ParityConfig(
@@ -325,51 +323,58 @@ def test_prior_table_gives_both_truncations_and_their_closed_forms():
     assert table[3] == "| 0.5 | normalised | 0.6667 | 0.3333 | 1 | 1.333 | 1.333 |"
 
 
-def test_truncation_live_counts_seeds_and_ratios():
-    halting = {
-        0: {"last": _halting(0.9, 1.75, [0.2, 0.8]), "normalised": _halting(0.8, 1.5, [0.6, 0.4])},
-        1: {"last": _halting(0.7, 1.5, [0.5, 0.5]), "normalised": _halting(1.0, 1.25, [0.8, 0.2])},
-    }
-    markdown = text.truncation_live(halting, lambda_p=0.5, max_ponder_steps=2)
-    # The priors' mass on step 2: 0.5 (tail on the last step) and 0.25 / 0.75 (normalised).
-    assert "| 0 | last | 0.500 | 0.800 | 1.80 | 1.75 | 0.900 |" in markdown
-    assert "| 1 | normalised | 0.333 | 0.200 | 1.20 | 1.25 | 1.000 |" in markdown
-    assert "in 2 of 2 seeds (2.0 to 2.5 times as much, seed by seed), and pondered longer in 2 of 2" in markdown
-    assert "its accuracy was 0.800 against 0.900 on average" in markdown
-    assert "(the normalised one 0.30 on average, against its prior's 0.333)" in markdown
-    assert "step 2 takes all the mass left after step 1" in markdown
-
-
-def test_truncation_evidence_reads_its_rates_in_order():
-    runs = {"last": [_halting(0.8, 1.5, [0.2, 0.8])] * 2, "normalised": [_halting(0.9, 1.2, [0.6, 0.4])] * 2}
-    rates = [Rate(20, 20), Rate(19, 20), Rate(18, 20), Rate(17, 20), Rate(15, 20)]
-    markdown = text.truncation_evidence(runs, rates, "DESCRIBED")
-    assert "Over the 2 seeds of the evidence" in markdown and markdown.endswith("\n\nDESCRIBED")
-    assert (
-        "in 20 of 20 seeds: **0.80** against **0.40** on average (2.0 times as much; at least 1.5 times in "
-        "19 of 20 seeds), and the network ponders longer in 18 of 20 seeds ($\\mathbb E_p[n]$ 1.80 against 1.40)"
-        in markdown
-    )
-    assert "0.800 against 0.900 on average, the tail on the last step no more accurate in 15 of 20 seeds" in markdown
-
-
-def test_difficulty_table_and_sentences_count_trends_per_seed():
+def test_difficulty_table_gives_a_row_per_model_and_seed():
     measured = {
         "paper": [_difficulty(trend=-0.9), _difficulty(trend=0.2, easiest=4.0)],
-        "reverse": [_difficulty(trend=0.5, accuracy=0.96), _difficulty(trend=0.7)],
         "ACT": [_difficulty(trend=0.1, ponder_steps=2.0), _difficulty(trend=-0.3, ponder_steps=3.0)],
     }
     table = text.difficulty_table(measured, (0, 1), trained_max=6, n_elems=8)
     assert "| paper | 1 | 1.000 | 5.00 | 4.00 → 4.00 | +0.20 | 0.400 | 0.300 |" in table
-    assert "accuracy 7..8" in table and "accuracy at 8" in table
-    live = text.difficulty_live(measured, trained_max=6, max_ponder_steps=2, lambda_p=0.5)
-    assert "every model reached at least 0.960 accuracy on difficulties 1..6 in each of the 2 seeds" in live
-    assert "falls with difficulty in 1 of 2 seeds: $r$ from -0.90 to +0.20, from 5.00 at one" in live
-    assert "With the reverse KL it grows in 2 of 2 seeds" in live and "ACT's grows in 1 of 2 seeds" in live
-    assert "ACT ran 2.50 ponder steps per input" in live
-    # ACT's E[n] averaged over its two seeds: (6 + 6) / 2 at one entry, (4 + 4) / 2 at 6, whatever the seeds' r.
-    assert "averaged over the seeds it goes from 6.00 steps at one non-zero entry to 4.00 at 6" in live
-    assert "against 1.33 for the prior $p_G(\\lambda_p = 0.5)$" in live  # the normalised prior's mean at N = 2
+    assert "accuracy 7..8" in table and "accuracy at 8" in table and len(table.splitlines()) == 6
+
+
+def test_tau_table_counts_the_seeds_that_solve():
+    runs = {0.0: [_difficulty(accuracy=1.0, ponder_steps=8.0), _difficulty(accuracy=0.9, ponder_steps=6.0)],
+            0.02: [_difficulty(accuracy=0.96, extrapolation=0.5, ponder_steps=2.0)]}
+    lines = text.tau_table(runs).splitlines()
+    assert lines[0].startswith("| $\\tau$ | accuracy, trained range | seeds at 0.95 or more |")
+    assert lines[2] == "| 0 | 0.950 (0.900 to 1.000) | 1 of 2 | 0.400 (0.400 to 0.400) | 7.00 (6.00 to 8.00) |"
+    assert lines[3] == "| 0.02 | 0.960 (0.960 to 0.960) | 1 of 1 | 0.500 (0.500 to 0.500) | 2.00 (2.00 to 2.00) |"
+    with pytest.raises(ValueError, match="each tau"):
+        text.tau_table({0.0: []})
+
+
+def test_prior_mean_is_the_truncated_priors_mean_in_closed_form():
+    for lambda_p in (0.05, 0.1, 0.5, 0.9, 1.0):
+        for truncation in pondernet_experiments.PRIOR_TRUNCATIONS:
+            prior = geometric_prior(lambda_p, 20, truncation).double()
+            mean = float((prior * torch.arange(1, 21, dtype=torch.float64)).sum())
+            assert pondernet_experiments.prior_mean(lambda_p, 20, truncation) == pytest.approx(mean, abs=1e-5)
+    assert pondernet_experiments.prior_mean(0.5, 2, "last") == pytest.approx(1.5)
+    assert pondernet_experiments.prior_mean(0.5, 2) == pytest.approx(4 / 3)
+    with pytest.raises(ValueError, match="truncation"):
+        pondernet_experiments.prior_mean(0.5, 2, "tail")
+    with pytest.raises(ValueError, match="lambda_p"):
+        pondernet_experiments.prior_mean(0.0, 2)
+
+
+def test_spike_threshold_separates_a_spike_on_the_cap_from_none():
+    for n in (2, 20, 50):
+        threshold = pondernet_experiments.spike_threshold(n)
+        below, above = geometric_prior(threshold * 0.95, n, "last"), geometric_prior(threshold * 1.05, n, "last")
+        assert below[-1] > below[0] and above[-1] < above[0]
+    assert pondernet_experiments.spike_threshold(2) == pytest.approx(0.5)  # 1 - lambda = lambda
+    assert round(pondernet_experiments.spike_threshold(20), 3) == 0.11
+    with pytest.raises(ValueError, match="max_ponder_steps"):
+        pondernet_experiments.spike_threshold(1)
+
+
+def test_first_solved_reads_the_curve_on_the_trained_range():
+    run = _extrapolation_record(0, [1.0, 1.0, 0.5, 0.5], [2.0, 2.0, 2.0, 2.0], [0.5, 0.5, 0.5])
+    # the curve on the trained range: 0.6, 0.9, 1.0 at updates 100, 200, 300
+    assert pondernet_experiments.first_solved(run) == 300
+    assert pondernet_experiments.first_solved(run, accuracy=0.5) == 100
+    assert pondernet_experiments.first_solved({**run, "curve": {**run["curve"], "accuracy": [0.1] * 3}}) is None
 
 
 def test_trend_table_compares_settings_over_their_seeds():
@@ -386,89 +391,6 @@ def test_trend_table_compares_settings_over_their_seeds():
     assert lines[3] == "| no KL | 0.980 (0.960) | 3.00 → 3.00 | 1 of 3 | -0.75 to +0.50 | 3.00 |"
     with pytest.raises(ValueError, match="at least one summary"):
         text.trend_table({"empty": []}, trained_max=6)
-
-
-def test_difficulty_evidence_names_each_rate():
-    measured = {"paper": [_difficulty()], "reverse": [_difficulty(trend=0.4)], "ACT": [_difficulty(ponder_steps=2.0)]}
-    rates = [Rate(i, 20) for i in (20, 19, 18, 14, 13, 12, 11)]
-    markdown = text.difficulty_evidence(
-        measured, rates, Rate(20, 20), trained_max=6, max_ponder_steps=2, lambda_p=0.5, beta=0.01, tau=0.01,
-        describe="D",
-    )
-    assert "least 0.95 in 20 of 20 seeds; the lowest 1.000" in markdown
-    assert "under the paper's KL in 19 of 20 seeds" in markdown and "reverse KL in 18 of 20 seeds" in markdown
-    assert "grows with difficulty in only 14 of 20 seeds**" in markdown
-    assert "moves less than either PonderNet's in 13 of 20 seeds" in markdown
-    assert "ACT runs fewer steps in 12 of 20 seeds: 2.00 ponder steps" in markdown
-    # PonderNet's price per step: 0.01 * -log(1 - 0.5) = 0.00693; ACT's tau 0.01 is 1.44 times that.
-    assert "= 0.0069$ per expected step" in markdown and "each of ACT's steps costs 1.4 times as much" in markdown
-    assert "sits above the prior's** in 11 of 20 seeds" in markdown and "identical in 20 of 20 seeds" in markdown
-    assert "with $\\beta = 0.01$ the reconstruction loss" in markdown and markdown.endswith("\n\nD")
-
-
-def test_step_accuracy_live_reads_each_seed():
-    accuracy = torch.tensor([[0.5, 0.96, 1.0], [0.9, 0.7, 0.6], [0.2, 0.4, 0.3]])  # (D, N): difficulties 1, 2, 3
-    halting_probs = torch.full((3, 3), 1 / 3)
-    paper = StepAccuracy(torch.tensor([1, 2, 3]), accuracy, halting_probs)
-    reverse = StepAccuracy(torch.tensor([1, 2, 3]), accuracy.flip(1), halting_probs)
-    scores = SimpleNamespace(accuracy=torch.tensor([1.0, 0.95, 0.3]))  # halting by sampling, difficulties 1..3
-    markdown = text.step_accuracy_live(
-        [paper], [reverse], [_difficulty(easiest=2.5)], [scores], seeds=(0,), trained_max=2, n_elems=3
-    )
-    assert "every step from step [2] on (seeds (0,))" in markdown and "step 3 reaches [1.0]" in markdown
-    assert "$\\mathbb E[n]$ is [2.5]" in markdown
-    assert (
-        "halting by sampling: [0.95]), but in 1 of 1 seeds no single step is as accurate (best single step at "
-        "2: [0.9])" in markdown
-    )
-    assert "step 3 reaches [0.6]" in markdown and "its step 3 at difficulty 2 reaches [0.9]" in markdown
-    assert (
-        "On the unseen difficulty 3, the best single ponder step of any of these PonderNet runs reaches 0.400"
-        in markdown
-    )
-
-
-def test_extrapolation_sentences_count_runs_below_chance():
-    measured = {
-        "paper": [_difficulty(extrapolation=0.4, hardest=0.2)],
-        "reverse": [_difficulty(extrapolation=0.6)],
-        "ACT": [_difficulty(extrapolation=0.5, hardest=0.7)],
-    }
-    live = text.extrapolation_live(measured, trained_max=6, n_elems=8)
-    assert "| paper | 0.400 | 0.400 | 0.200 |" in live
-    assert "every one is at most 0.60 on the unseen difficulties, and at 8 non-zero entries 2 of 3 runs" in live
-    evidence = text.extrapolation_evidence(measured, [Rate(i, 20) for i in (20, 17, 19, 14, 13)], 6, 8)
-    assert "(20 of 20 seeds; at most 0.60 on 7..8)" in evidence and "2 of 3 runs are *below* chance" in evidence
-    assert "paper's KL in 17 of 20 seeds, with the reverse KL in 19 of 20 seeds, ACT in 14 of 20 seeds" in evidence
-    assert "neither PonderNet run does better than ACT in 13 of 20 seeds" in evidence
-
-
-def test_inference_compute_live_gives_the_share_and_the_times():
-    compute = InferenceCompute(250, 1000, 7, 10, 0.002, 0.004)
-    markdown = text.inference_compute_live(
-        compute, 100, "cpu", [_difficulty(ponder_steps=4.0), _difficulty(ponder_steps=6.0)]
-    )
-    assert "**250** times on 100 test inputs: **25%** of the 1000 evaluations that running all 10 steps" in markdown
-    assert "The loop itself ran 7 times" in markdown and "2.0 ms against 4.0 ms" in markdown
-    assert "4.00 to 6.00 of 10 for the reverse KL over its 2 seeds (mean 5.00)" in markdown
-
-
-def test_lambda_tables_give_prior_and_learned_means():
-    halting = {0.5: _halting(0.9, 1.5, [0.5, 0.5]), 0.9: _halting(1.0, 1.1, [0.9, 0.1])}
-    live = text.lambda_live(halting, n_elems=6, max_updates=500, max_ponder_steps=2, beta=0.01, seed=0)
-    # prior means at N = 2 (normalised): 0.5 -> 4/3; 0.9 -> (0.9 + 2 * 0.09) / 0.99 = 1.0909
-    assert "| 0.5 | 1.33 | 1.50 | 0.900 |" in live and "| 0.9 | 1.09 | 1.10 | 1.000 |" in live
-    assert (
-        "from 1.50 steps at $\\lambda_p = 0.5$ to 1.10 at $\\lambda_p = 0.9$, above the prior's mean at 2 of the 2"
-        in live
-    )
-    runs = {0.5: [_halting(0.8, 1.0, [0.5, 0.5]), _halting(1.0, 3.0, [0.3, 0.7])]}
-    evidence = text.lambda_evidence(
-        runs, [Rate(i, 20) for i in (20, 19, 20, 18, 17, 3)], max_ponder_steps=2, beta=0.01, describe="D"
-    )
-    assert "| 0.5 | 1.33 | 1.60 (1.50 to 1.70) | 2.00 (1.00 to 3.00) | 0.900 (0.800 to 1.000) |" in evidence
-    assert "in 20 of 20 seeds (at every step of the grid in 19 of 20 seeds)" in evidence
-    assert "$\\lambda_p \\ge 0.2$ in 18 of 20 seeds, and at 0.5 in 17 of 20 seeds" in evidence
 
 
 def test_lambda_table_counts_the_seeds_that_solve():
@@ -497,65 +419,6 @@ def test_lambda_robustness_draws_the_seed_mean_and_the_prior():
     plt.close(figure)
     with pytest.raises(ValueError, match="prior_means must hold the lambda_p of runs"):
         plots.plot_lambda_robustness(runs, {0.1: 9.0}, solved=0.95)
-
-
-def test_sensitivity_sentences_give_ranges_and_rates():
-    taus = {0.01: _halting(0.6, 2.0, [1.0]), 0.1: _halting(0.7, 1.5, [1.0])}
-    lambdas = {0.1: _halting(0.9, 10.0, [1.0]), 0.8: _halting(1.0, 2.0, [1.0])}
-    live = text.sensitivity_live(taus, lambdas, seed=0)
-    assert "| 0.01 | 0.600 | 2.00 |" in live
-    assert "ACT's accuracy ranged from **0.600** to **0.700**" in live
-    assert "ACT's steps fell from 2.00 to 1.50 as $\\tau$ grew, and PonderNet's from 10.00 to 2.00" in live
-    evidence = text.sensitivity_evidence(
-        {t: [h] for t, h in taus.items()},
-        {v: [h] for v, h in lambdas.items()},
-        tau_rates=[Rate(20, 20), Rate(19, 20)],
-        pondernet_learns=Rate(3, 20),
-        pondernet_ponders_less=Rate(18, 20),
-        max_updates=500,
-        describe="D",
-    )
-    assert "ranges from 0.600 to 0.700 over every $\\tau$ and seed, below 0.8 at every $\\tau$ in 19 of 20" in evidence
-    assert "at least 0.9 at every $\\lambda_p$ in 3 of 20 seeds" in evidence
-    assert (
-        "from $\\tau = 0.01$ to 0.1 in 20 of 20 seeds, PonderNet's from $\\lambda_p = 0.1$ to 0.8 in 18 of 20"
-        in evidence
-    )
-
-
-def test_kl_sentences_compare_the_directions():
-    halting = {
-        0: {"paper": _halting(1.0, 2.0, [0.1, 0.6, 0.2, 0.1]), "reverse": _halting(0.9, 2.0, [0.2, 0.5, 0.2, 0.1])}
-    }
-    prior = torch.tensor([0.5, 0.25, 0.125, 0.125], dtype=torch.float64)
-    live = text.kl_live(halting, prior, lambda_p=0.5, tail=2)
-    assert "| prior $p_G(0.5)$ | 0.500 | 0.2500 | 1.88 |  |" in live  # mean 0.5 + 0.5 + 0.375 + 0.5
-    assert "| paper, seed 0 | 0.100 | 0.3000 | 2.30 | 1.000 |" in live
-    assert (
-        "kept 2.0 to 2.0 times the paper's mass on step 1" in live and "1.0 to 1.0 times its mass after step 2" in live
-    )
-    assert "gathered 90% to 90% of its mass on steps 2 to 4" in live
-    runs = {d: [h[d]] for h in halting.values() for d in ("paper", "reverse")}
-    evidence = text.kl_evidence(runs, [Rate(20, 20), Rate(18, 20), Rate(20, 20), Rate(19, 20)], 2, "D")
-    assert "(at least **2.0 times**; on average 0.200 against 0.100)" in evidence
-    assert "0.900 for the reverse KL against 1.000 for the paper's direction" in evidence
-    assert "at least as accurate in 19 of 20 seeds" in evidence
-
-
-def test_cli_summary_tabulates_each_difficulty():
-    summary = {
-        "updates": 200,
-        "interpolation_accuracy": 0.61,
-        "extrapolation_accuracy": 0.4,
-        "ponder_difficulty_correlation": -0.05,
-        "accuracy_by_difficulty": {"10": 0.5, "2": 0.75},
-        "ponder_steps_by_difficulty": {"10": 4.0, "2": 3.5},
-        "expected_ponder_steps_by_difficulty": {"10": 4.25, "2": 3.0},
-    }
-    markdown = text.cli_summary(summary)
-    assert markdown.startswith("`updates`: 200, `interpolation_accuracy`: 0.61")
-    rows = markdown.splitlines()[-2:]
-    assert rows == ["| 2 | 0.7500 | 3.5000 | 3.0000 |", "| 10 | 0.5000 | 4.0000 | 4.2500 |"]  # by difficulty
 
 
 def _extrapolation_record(seed, accuracy, steps, extrapolation_curve):
@@ -603,61 +466,3 @@ def test_extrapolation_curves_draw_a_panel_per_group():
     plt.close(figure)
     with pytest.raises(ValueError, match="missing 'ACT'"):
         plots.plot_extrapolation_curves({"ACT": runs}, {}, title="")
-
-
-def test_banino_parity_table_counts_each_claim_over_its_cases():
-    # Two seeds. Seed 0: PonderNet more accurate (1.0 > 0.9) with fewer steps (3 < 4); seed 1: as accurate, so not better.
-    pondernet = [_difficulty(accuracy=1.0, extrapolation=0.95, ponder_steps=3.0, extrapolation_ponder_steps=5.0),
-                 _difficulty(accuracy=0.9, extrapolation=0.6, ponder_steps=3.0, extrapolation_ponder_steps=3.0)]
-    act = [_difficulty(accuracy=0.9, extrapolation=0.5, ponder_steps=4.0), _difficulty(accuracy=0.9, extrapolation=0.3, ponder_steps=2.0)]
-    three_steps = [0.0, 0.0, 1.0, 0.0]  # E[n] = 3
-    ten_steps = [0.0] * 9 + [1.0]  # E[n] = 10
-    lambdas = {
-        0.1: [_halting(0.99, 3.0, three_steps), _halting(0.98, 10.0, ten_steps)],
-        0.5: [_halting(0.97, 2.0, three_steps), _halting(0.96, 2.0, three_steps)],
-        0.9: [_halting(0.6, 1.0, [1.0]), _halting(0.97, 1.0, [1.0])],
-    }
-    taus = {0.0: [_difficulty(accuracy=0.99)] * 2, 0.02: [_difficulty(accuracy=0.99), _difficulty(accuracy=0.5)]}
-    rows = text.banino_parity_table(pondernet, act, lambdas=lambdas, taus=taus).splitlines()[2:]
-    verdicts = [row.rsplit(" | ", 1)[1].rstrip(" |") for row in rows]
-    assert verdicts == [
-        "partly: 1 of 2 seeds where PonderNet is both more accurate and uses fewer steps",
-        "not tested",
-        "partly: 1 of 2 PonderNet seeds at 0.9 or more",
-        "partly: 1 of 2 seeds with at least 1.5 times the steps beyond the trained range",
-        "reproduced: 3 of 3 values of λp that behave as the claim says (every seed reaches 0.95; at 0.9, not every seed)",
-        "partly: 1 of 2 seeds between 2 and 4 steps",
-        "partly: 1 of 2 values of τ where some seed stays below 0.95",
-    ]
-    assert "ACT at chance (0.45 to 0.55) in 1 of 2 seeds" in rows[2]
-    assert "at 0.9, 1 of 2 seeds reach 0.95" in rows[4]
-    assert "| ACT, accuracy on the trained range by τ: 0.990 at 0, 0.745 at 0.02 |" in rows[6]
-    named = text.banino_parity_table(pondernet, act, lambdas=lambdas, taus=taus, taus_network="ACT (tanh)")
-    assert "| ACT (tanh), accuracy on the trained range by τ: 0.990 at 0," in named.splitlines()[-1]
-    assert rows[0].startswith("| PonderNet achieved better accuracy than ACT on the parity task")
-    solved_at_09 = {**lambdas, 0.9: [_halting(0.97, 1.0, [1.0])] * 2}  # PonderNet solves the task at 0.9 too
-    robust = text.banino_parity_table(pondernet, act, lambdas=solved_at_09, taus=taus).splitlines()[2:][4]
-    assert "at 0.9, 2 of 2 seeds reach 0.95 | partly: 2 of 3 values of λp that behave as the claim says" in robust
-    with pytest.raises(ValueError, match="one run per seed each"):
-        text.banino_parity_table(pondernet, act[:1], lambdas=lambdas, taus=taus)
-    with pytest.raises(ValueError, match="one run per seed each"):
-        text.banino_parity_table([], None, lambdas=None, taus=None)
-    with pytest.raises(ValueError, match="must hold 0.9 and settled_at"):
-        text.banino_parity_table(pondernet, act, lambdas={0.1: lambdas[0.1]}, taus=taus)
-
-
-def test_banino_parity_table_says_which_claims_wait_for_their_evidence():
-    pondernet = [_difficulty(extrapolation=0.95, ponder_steps=3.0, extrapolation_ponder_steps=5.0),
-                 _difficulty(extrapolation=0.5, ponder_steps=3.0, extrapolation_ponder_steps=3.0)]
-    rows = text.banino_parity_table(pondernet, None, lambdas=None, taus=None, running="R").splitlines()[2:]
-    cells = [row.strip("| ").split(" | ") for row in rows]
-    assert [c[2] for c in cells] == [
-        text.PENDING,
-        "not tested",
-        "partly: 1 of 2 PonderNet seeds at 0.9 or more",  # graded on PonderNet's part
-        "partly: 1 of 2 seeds with at least 1.5 times the steps beyond the trained range",
-        text.PENDING,
-        text.PENDING,
-        text.PENDING,
-    ]
-    assert cells[0][1] == "R" and cells[2][1].endswith("; ACT: R")

@@ -282,3 +282,52 @@ def expected_steps_trend(evaluation: DifficultyEvaluation, difficulties: Sequenc
     return pearson_correlation(evaluation.difficulty[mask].float(), evaluation.expected_ponder_steps[mask].float())
 
 
+
+
+PRIOR_TRUNCATIONS = ("last", "normalised")
+"""The two ways of cutting a halting distribution at ``N`` (Banino et al., sec. 2.3): put the mass left
+on the last step, or normalise (condition on ``n <= N``)."""
+
+
+def prior_mean(lambda_p: float, max_ponder_steps: int, truncation: str = "normalised") -> float:
+    """The mean ``E[n]`` of the geometric prior ``p_G(lambda_p)`` cut at ``N = max_ponder_steps``, in
+    closed form. With ``q = 1 - lambda_p``: ``(1 - q^N) / lambda_p`` with the tail on the last step
+    (``truncation="last"``), ``1 / lambda_p - N q^N / (1 - q^N)`` normalised. Both tend to
+    ``1 / lambda_p`` as ``N`` grows.
+
+    Raises:
+        ValueError: ``lambda_p`` outside ``(0, 1]``, ``max_ponder_steps < 1`` or an unknown truncation.
+    """
+    check_fraction("lambda_p", lambda_p, include_zero=False)
+    check_int("max_ponder_steps", max_ponder_steps, minimum=1)
+    if truncation not in PRIOR_TRUNCATIONS:
+        raise ValueError(f"truncation must be one of {PRIOR_TRUNCATIONS}, got {truncation!r}")
+    q, n = 1.0 - lambda_p, max_ponder_steps
+    if truncation == "last":
+        return (1 - q**n) / lambda_p
+    return 1 / lambda_p - n * q**n / (1 - q**n)
+
+
+def spike_threshold(max_ponder_steps: int, iterations: int = 60) -> float:
+    """The ``lambda_p`` below which the prior with its tail on the last step puts more mass on the cap
+    ``N = max_ponder_steps`` than on step 1: the root of ``(1 - lambda_p)^(N - 1) = lambda_p``, found by
+    bisection (the left side falls and the right side grows with ``lambda_p``, so there is one root).
+
+    Raises:
+        ValueError: ``max_ponder_steps < 2`` (with one step there is no tail).
+    """
+    check_int("max_ponder_steps", max_ponder_steps, minimum=2)
+    check_int("iterations", iterations, minimum=1)
+    low, high = 0.0, 1.0
+    for _ in range(iterations):
+        middle = (low + high) / 2
+        low, high = (middle, high) if (1 - middle) ** (max_ponder_steps - 1) > middle else (low, middle)
+    return low
+
+
+def first_solved(run: ParityResult | Mapping[str, Any], accuracy: float = 0.95) -> int | None:
+    """The training update of the first evaluation at which held-out accuracy on the trained range
+    reaches ``accuracy`` (``None``: never), from the run's :class:`ExtrapolationCurve`."""
+    check_fraction("accuracy", accuracy)
+    curve = ExtrapolationCurve.of(run)
+    return next((update for update, value in zip(curve.updates, curve.accuracy) if value >= accuracy), None)
