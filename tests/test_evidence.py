@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ponderlib.sweep import PRESETS, load_results, make_spec, run_key
-from ponderlib.sweep.evidence import EVIDENCE_VARIABLE, Evidence, Rate, check_claims, evidence_folder, metric
+from ponderlib.sweep.evidence import EVIDENCE_VARIABLE, Evidence, Rate, evidence_folder, metric
 
 EVIDENCE = Path(__file__).resolve().parents[1] / "evidence"
 FILES = sorted(EVIDENCE.glob("*.jsonl"))
@@ -75,13 +75,6 @@ def test_rates_count_the_seeds_a_claim_holds_in(tmp_path):
     assert "`make evidence PRESET=act-parity-tau-live`: 12 of its 80 runs so far (tau in" in evidence.describe()
 
 
-def test_19_of_20_is_the_bar_for_a_live_assert():
-    assert Rate(19, 20).holds_in_most_seeds and Rate(20, 20).holds_in_most_seeds
-    assert not Rate(18, 20).holds_in_most_seeds and not Rate(37, 40).holds_in_most_seeds
-    assert Rate(38, 40).holds_in_most_seeds and Rate(19, 20).fraction == 0.95
-    assert not Rate(5, 5).holds_in_most_seeds and not Rate(19, 19).holds_in_most_seeds  # too few seeds to say
-
-
 def test_bad_requests_name_what_is_wrong(tmp_path, monkeypatch):
     hand_made(tmp_path)
     evidence = Evidence.load("act-parity-tau-live", tmp_path)
@@ -112,11 +105,6 @@ def test_a_presets_config_is_a_run_of_its_evidence():
         preset.config(0, method="lstm", halting_bias_init=1.0)
 
 
-def live_summary(seed: int, tau: float, steps: float, **config) -> dict:
-    setting = PRESETS["act-parity-tau-live"].config(seed, tau=tau).to_dict()  # the evidence's setting, as hand_made's
-    return {"seed": seed, "mean_ponder_steps": steps, "config": {**setting, **config}}
-
-
 def test_finished_says_whether_every_seed_of_a_point_is_in(tmp_path, monkeypatch):
     monkeypatch.setenv(EVIDENCE_VARIABLE, str(tmp_path))
     hand_made(tmp_path, seeds=range(19))  # seeds 0..18 of the preset's 0..19
@@ -126,44 +114,6 @@ def test_finished_says_whether_every_seed_of_a_point_is_in(tmp_path, monkeypatch
     assert Evidence.load("act-parity-tau-live").finished(tau=1e-3)
     with pytest.raises(ValueError, match="grid fields"):
         partial.finished(lambda_p=0.1)
-
-
-def test_check_claims_holds_live_runs_only_to_claims_of_19_in_20(tmp_path):
-    hand_made(tmp_path, seeds=range(20))  # at tau = 0.1: 2.0 mean ponder steps, 2.1 in seed 2
-    evidence = Evidence.load("act-parity-tau-live", tmp_path)
-    claims = {
-        "at tau = 0.1, fewer than 2.05 steps": lambda run: run["mean_ponder_steps"] < 2.05,  # 19 of 20
-        "at tau = 0.1, fewer than 1.5 steps": lambda run: run["mean_ponder_steps"] < 1.5,  # 0 of 20
-    }
-    live = [live_summary(0, 0.1, 2.0), live_summary(1, 0.1, 1.9)]
-    check = check_claims(evidence, claims, live, tau=0.1)
-    assert check.rates == {"at tau = 0.1, fewer than 2.05 steps": Rate(19, 20), "at tau = 0.1, fewer than 1.5 steps": Rate(0, 20)}
-    assert check.asserted == ["at tau = 0.1, fewer than 2.05 steps"] and check.same_setting
-    table = check.markdown()
-    assert "| at tau = 0.1, fewer than 2.05 steps | 19 of 20 seeds | yes: holds in all 2 live runs |" in table
-    assert "| at tau = 0.1, fewer than 1.5 steps | 0 of 20 seeds | no: below 19 of 20 |" in table
-    with pytest.raises(AssertionError, match="holds in 19 of 20 seeds of 'act-parity-tau-live' but not in the live run of seed 5"):
-        check_claims(evidence, claims, [live_summary(5, 0.1, 2.5)], tau=0.1)
-    # A live run of another setting (a GPU-scale budget) is held to nothing.
-    elsewhere = check_claims(evidence, claims, [live_summary(5, 0.1, 2.5, max_updates=9)], tau=0.1)
-    assert elsewhere.asserted == [] and "no: the live runs are not of this setting" in elsewhere.markdown()
-
-    # Evidence still being written (5 seeds) holds the live runs to nothing.
-    hand_made(tmp_path, seeds=range(5))
-    partial = check_claims(Evidence.load("act-parity-tau-live", tmp_path), claims, [live_summary(5, 0.1, 2.5)], tau=0.1)
-    assert partial.asserted == [] and "no: only 5 seeds in the evidence" in partial.markdown()
-
-
-def test_check_claims_per_seed_compares_grid_points_within_a_seed(tmp_path):
-    hand_made(tmp_path, seeds=range(20))
-    evidence = Evidence.load("act-parity-tau-live", tmp_path)
-    falls = {"steps fall from tau 0.001 to 0.1": lambda row: row[0.001]["mean_ponder_steps"] > row[0.1]["mean_ponder_steps"]}
-    good = [{0.001: live_summary(0, 0.001, 2.99), 0.1: live_summary(0, 0.1, 2.0)}]
-    check = check_claims(evidence, falls, good, per_seed=True)
-    assert check.rates["steps fall from tau 0.001 to 0.1"] == Rate(19, 20) and check.asserted == list(falls)
-    bad = [{0.001: live_summary(7, 0.001, 1.0), 0.1: live_summary(7, 0.1, 2.0)}]
-    with pytest.raises(AssertionError, match="live run of seed 7"):
-        check_claims(evidence, falls, bad, per_seed=True)
 
 
 def test_evidence_table_lists_each_set_with_its_cost_and_machine():

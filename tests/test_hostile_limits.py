@@ -332,35 +332,37 @@ def test_evidence_load_of_a_list_is_a_type_error_naming_name():
         Evidence.load(["act-parity-live"])
 
 
-def _evidence():
+def _live():
     from ponderlib.sweep.evidence import Evidence
 
-    return Evidence.load("act-parity-live", EVIDENCE)
-
-
-def _live():
-    return [record["summary"] for record in _evidence().records[:1]]
+    return [record["summary"] for record in Evidence.load("act-parity-live", EVIDENCE).records[:1]]
 
 
 @pytest.mark.parametrize(
-    ("arguments", "kind", "name"),
+    ("claims", "kind"),
     [
-        (lambda: (_evidence(), [lambda run: True], _live()), TypeError, "claims"),
-        (lambda: (_evidence(), {"learns": "yes"}, _live()), TypeError, "claims"),
-        (lambda: (_evidence(), {3: lambda run: True}, _live()), TypeError, "claims"),
-        (lambda: ("act-parity-live", {"learns": lambda run: True}, _live()), TypeError, "evidence"),
-        (lambda: (_evidence(), {"learns": lambda run: True}, "runs"), TypeError, "live"),
-        (lambda: (_evidence(), {}, _live()), ValueError, "claims"),
-        (lambda: (_evidence(), {"learns": lambda run: True}, []), ValueError, "live"),
+        ([lambda run: True], TypeError),
+        ({"learns": "yes"}, TypeError),
+        ({3: lambda run: True}, TypeError),
+        ({}, ValueError),
     ],
 )
-def test_check_claims_names_the_argument_that_is_wrong(arguments, kind, name):
-    from ponderlib.sweep.evidence import check_claims
+def test_live_claims_name_claims_that_are_not_claims(claims, kind):
+    from ponderlib.experiments.claims import LiveClaims
 
-    evidence, claims, live = arguments()
-    point = {"halting_bias_init": 1.0} if not isinstance(evidence, str) else {}
-    with pytest.raises(kind, match=rf"^{name} must "):
-        check_claims(evidence, claims, live, **point)
+    with pytest.raises(kind, match=r"^claims must "):
+        LiveClaims("act-parity-live", claims, point={"halting_bias_init": 1.0})
+
+
+def test_check_live_claims_names_the_live_runs_that_are_wrong():
+    from ponderlib.experiments.claims import LIVE_CLAIMS, check_live_claims
+
+    with pytest.raises(TypeError, match=r"^live must be a sequence"):
+        check_live_claims(LIVE_CLAIMS["ch1-parity"], "runs")
+    with pytest.raises(ValueError, match=r"^live must hold at least one run"):
+        check_live_claims(LIVE_CLAIMS["ch1-parity"], [])
+    with pytest.raises(TypeError, match=r"^live\[0\] must be a mapping"):  # claims per seed take one row per seed
+        check_live_claims(LIVE_CLAIMS["ch4-tau"], _live())
 
 
 def test_a_rate_over_no_runs_has_no_fraction_and_a_rate_is_checked():
@@ -461,13 +463,6 @@ def test_an_empty_evidence_file_is_described_as_empty_not_with_blanks(tmp_path):
     (tmp_path / "act-parity-live.jsonl").write_bytes(b"")
     text = Evidence.load("act-parity-live", tmp_path).describe()
     assert text == "`make evidence PRESET=act-parity-live`: none of its 40 runs yet."
-
-
-def test_check_claims_per_seed_names_a_row_that_is_not_a_mapping():
-    from ponderlib.sweep.evidence import check_claims
-
-    with pytest.raises(TypeError, match=r"^live\[0\] must be a mapping"):
-        check_claims(_evidence(), {"learns": lambda row: True}, [_live()], per_seed=True)
 
 
 # ---- tensors of the wrong dtype, device, width or value handed to the three mechanisms ----------------------

@@ -9,7 +9,8 @@ about a live run is a claim about the setting, and it is counted over seeds twic
    threshold were fixed in this module, so neither could be chosen to fit those seeds.
 
 A lesson asserts a claim about its live runs only where it held in all 20 seeds of the confirmation
-set (:func:`~ponderlib.sweep.evidence.check_claims`); every other claim is reported with both rates.
+set, and not where it fails in the committed run of a seed the lesson replays (:func:`check_live_claims`);
+every other claim is reported with both rates.
 A claim true in 90 % of seeds passes 19 of 20 seeds about 39 % of the time, and all 20 of 20 about 12 %.
 
 Each claim takes one seed's runs: its row of :meth:`~ponderlib.sweep.evidence.Evidence.by_seed`
@@ -53,6 +54,13 @@ class LiveClaims:
     def __post_init__(self) -> None:
         if self.preset not in PRESETS or self.confirmation not in PRESETS:
             raise ValueError(f"preset must be a live preset with a confirmation set, got {self.preset!r}")
+        if not isinstance(self.claims, Mapping):
+            raise TypeError(f"claims must be a mapping of claim text -> callable, got {type(self.claims).__name__}")
+        for text, claim in self.claims.items():
+            if not isinstance(text, str) or not callable(claim):
+                raise TypeError(f"claims must map each claim's text (a str) to a callable, got {text!r}: {type(claim).__name__}")
+        if not self.claims:
+            raise ValueError("claims must hold at least one claim, got none: nothing would be checked")
 
     @property
     def confirmation(self) -> str:
@@ -455,6 +463,10 @@ def check_live_claims(claims: LiveClaims, live: Sequence[Any]) -> ClaimCheck:
     evidence, confirmation = Evidence.load(claims.preset), confirmation_set(claims)
     first, confirmed = claim_rates(claims, evidence), claim_rates(claims, confirmation)
     if claims.point is None:
+        for index, row in enumerate(live):
+            if not isinstance(row, Mapping) or "config" in row:  # a run's own summary is no row of runs
+                what = "a run's summary" if isinstance(row, Mapping) else type(row).__name__
+                raise TypeError(f"live[{index}] must be a mapping {{grid point: run}} for claims per seed, got {what}")
         rows = [{key: run_summary(run) for key, run in row.items()} for row in live]
         summaries = [summary for row in rows for summary in row.values()]
     else:

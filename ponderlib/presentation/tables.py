@@ -43,32 +43,6 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], alig
     return "\n".join(lines)
 
 
-def verdict(rate) -> str:
-    """A paper claim's verdict from its rate over the evidence's seeds (a
-    :class:`~ponderlib.sweep.evidence.Rate`): reproduced in every seed, not reproduced (in at most a
-    quarter of them), or mixed in between.
-
-    >>> from ponderlib.sweep.evidence import Rate
-    >>> verdict(Rate(20, 20))
-    'reproduced in every seed (20 of 20 seeds)'
-    >>> verdict(Rate(5, 20)), verdict(Rate(6, 20))
-    ('not reproduced (5 of 20 seeds)', 'mixed: 6 of 20 seeds')
-    """
-    if rate.holds == rate.runs:
-        return f"reproduced in every seed ({rate})"
-    return f"not reproduced ({rate})" if rate.holds <= rate.runs // 4 else f"mixed: {rate}"
-
-
-def number_word(n: int) -> str:
-    """``n`` in words up to ten, in digits above: "three seeds", "20 seeds".
-
-    >>> number_word(3), number_word(12)
-    ('three', '12')
-    """
-    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-    return words[n] if 0 <= n < len(words) else str(n)
-
-
 def show(markdown: str) -> Markdown:
     """``markdown`` as a displayable object (a notebook shows it rendered, the book parses it as MyST)."""
     return Markdown(markdown)
@@ -84,23 +58,6 @@ def listed(values: Sequence[str]) -> str:
     if len(values) <= 1:
         return "".join(values)
     return f"{', '.join(values[:-1])} and {values[-1]}"
-
-
-def graded(holds: int, out_of: int, cases: str) -> str:
-    """A verdict from how many of ``out_of`` ``cases`` bear a claim out: "reproduced" (all), "not
-    reproduced" (none) or "partly" (some), with the count.
-
-    >>> graded(3, 3, "runs")
-    'reproduced: 3 of 3 runs'
-    >>> graded(2, 5, "seeds")
-    'partly: 2 of 5 seeds'
-    >>> graded(0, 4, "taus")
-    'not reproduced: 0 of 4 taus'
-    """
-    if out_of < 1 or not 0 <= holds <= out_of:
-        raise ValueError(f"holds must lie in [0, out_of] and out_of be at least 1, got {holds} of {out_of}")
-    word = "reproduced" if holds == out_of else "not reproduced" if holds == 0 else "partly"
-    return f"{word}: {holds} of {out_of} {cases}"
 
 
 def evidence_table(sets: Sequence) -> str:

@@ -2,16 +2,16 @@
 (:data:`~ponderlib.sweep.presets.PRESETS`), as :class:`Evidence`.
 
 A chapter reads its headline numbers from here, so they are the same on every machine, and counts
-in how many seeds a claim about its live setting holds (:meth:`Evidence.rate`) before it asserts that
-claim about its own live run::
+in how many seeds a claim holds (:meth:`Evidence.rate`)::
 
     evidence = Evidence.load("act-parity-live")
     learns = evidence.rate(
         lambda run: run["final_accuracy"] >= 0.95, halting_bias_init=3.0
     )
     print(learns)  # "20 of 20 seeds"
-    # At least 19 of 20: a claim a live run may assert.
-    assert learns.holds_in_most_seeds
+
+Which claims a lesson asserts about its own live runs is :func:`ponderlib.experiments.claims.check_live_claims`'s
+rule: those that held in every seed of a confirmation set run after the claim was fixed.
 
 The folder is ``PONDERLIB_EVIDENCE`` when set, else the ``evidence/`` folder of the repository
 ``ponderlib`` was loaded from (a clone, or the copy ``make book`` executes), else the copy a pip install
@@ -24,14 +24,13 @@ import math
 import os
 import site
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ponderlib.core.engine import run_summary, short
+from ponderlib.core.engine import short
 from ponderlib.core.validation import check_int
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
@@ -39,10 +38,6 @@ from ponderlib.sweep.spec import make_spec
 
 EVIDENCE_VARIABLE = "PONDERLIB_EVIDENCE"
 """The environment variable naming the evidence folder (default: ``evidence/`` beside the package)."""
-
-MOST_SEEDS = Fraction(19, 20)
-"""The share of seeds a claim must hold in before a live run may assert it."""
-
 
 def evidence_folder() -> Path:
     """Where the evidence files are: ``$PONDERLIB_EVIDENCE``; else ``evidence/`` in the repository
@@ -73,12 +68,6 @@ class Rate:
         if self.runs == 0:
             raise ValueError("a rate over no runs has no fraction: no seed of the evidence was counted")
         return self.holds / self.runs
-
-    @property
-    def holds_in_most_seeds(self) -> bool:
-        """At least 19 of every 20 runs (:data:`MOST_SEEDS`), over 20 runs or more: a claim a live run of
-        this setting may assert. Fewer runs (evidence still being written) never suffice."""
-        return self.runs >= MOST_SEEDS.denominator and Fraction(self.holds, self.runs) >= MOST_SEEDS
 
     def __str__(self) -> str:
         return f"{self.holds} of {self.runs} seeds"
@@ -259,112 +248,3 @@ class Evidence:
             f"of training on {', '.join(cost['devices'])} ({', '.join(cost['threads'])} thread per run, torch "
             f"{', '.join(cost['torch'])}), ponderlib {', '.join(cost['ponderlib'])} at commit {', '.join(cost['commits'])}."
         )
-
-
-Claim = Callable[[dict], bool]
-"""A claim about one run: ``summary -> bool`` (or, checked per seed, ``{grid point: summary} -> bool``)."""
-
-
-@dataclass(frozen=True)
-class ClaimCheck:
-    """What :func:`check_claims` found: each claim's rate in the evidence and whether the live runs were held to it.
-
-    Attributes:
-        evidence: the evidence the rates come from.
-        rates: claim text -> :class:`Rate` in the evidence.
-        asserted: the claims the live runs were held to (those with :attr:`Rate.holds_in_most_seeds`),
-            empty when the live runs are not of the evidence's setting.
-        same_setting: whether the live runs are runs of the evidence's setting (seeds aside).
-        live_runs: how many live runs (or seeds) were checked.
-    """
-
-    evidence: Evidence
-    rates: dict[str, Rate]
-    asserted: list[str]
-    same_setting: bool
-    live_runs: int
-
-    def markdown(self) -> str:
-        """The claims as a Markdown table: each claim, in how many seeds of the evidence it holds, and
-        whether the live runs above were held to it."""
-        def verdict(text: str) -> str:
-            if text in self.asserted:
-                return "yes: holds in the live run" if self.live_runs == 1 else f"yes: holds in all {self.live_runs} live runs"
-            if not self.same_setting:
-                return "no: the live runs are not of this setting"
-            if self.rates[text].runs < MOST_SEEDS.denominator:
-                return f"no: only {self.rates[text].runs} seeds in the evidence"
-            return "no: below 19 of 20"
-
-        rows = [f"| {text} | {rate} | {verdict(text)} |" for text, rate in self.rates.items()]
-        return "\n".join(["| claim | in the evidence | checked on the live runs |", "| --- | --- | --- |", *rows])
-
-    def _repr_markdown_(self) -> str:
-        return self.markdown()
-
-    def __repr__(self) -> str:
-        return self.markdown()
-
-
-def _setting(config: Mapping[str, Any]) -> dict:
-    return {name: value for name, value in config.items() if name != "seed"}
-
-
-def check_claims(
-    evidence: Evidence, claims: Mapping[str, Claim], live: list, *, per_seed: bool = False, **point: Any
-) -> ClaimCheck:
-    """Count each claim's seeds in ``evidence``, and hold the live runs to the claims that hold in at
-    least 19 of 20 (:attr:`Rate.holds_in_most_seeds`); the others are only reported.
-
-    Args:
-        evidence: the live setting's evidence (its preset runs it over 20 seeds or more).
-        claims: claim text -> ``summary -> bool``.
-        live: the live runs: summaries (or results with a ``summary()``) at ``point``; with
-            ``per_seed``, one ``{grid point: summary or result}`` per seed, and each claim takes such a row.
-        per_seed: claims compare grid points within a seed (:meth:`Evidence.rate_by_seed`).
-        point: the grid point the claims are about (not with ``per_seed``).
-
-    The live runs are held to nothing when they are not runs of the evidence's setting (a GPU-scale
-    budget, say): the table says so.
-
-    Raises:
-        AssertionError: naming the claim, its rate and the live run, when a claim that holds in at
-            least 19 of 20 seeds of the evidence fails in a live run.
-        TypeError: naming the argument, when ``evidence`` is not an :class:`Evidence`, ``claims`` not a
-            mapping of texts to callables, or ``live`` not a list.
-        ValueError: ``claims`` or ``live`` is empty: nothing would be checked, yet a table would say
-            what was.
-    """
-    if not isinstance(evidence, Evidence):
-        raise TypeError(f"evidence must be an Evidence (Evidence.load(NAME)), got {type(evidence).__name__}")
-    if not isinstance(claims, Mapping):
-        raise TypeError(f"claims must be a mapping of claim text -> callable, got {type(claims).__name__}")
-    for text, claim in claims.items():
-        if not isinstance(text, str) or not callable(claim):
-            raise TypeError(f"claims must map each claim's text (a str) to a callable, got {short(repr(text))}: {type(claim).__name__}")
-    if isinstance(live, (str, bytes, Mapping)) or not isinstance(live, Sequence):
-        raise TypeError(f"live must be a list of the live runs, got {type(live).__name__}")
-    if not claims:
-        raise ValueError("claims must hold at least one claim, got none: nothing would be checked")
-    if not live:
-        raise ValueError("live must hold at least one live run, got none: nothing would be checked")
-    if per_seed:
-        for index, row in enumerate(live):
-            if not isinstance(row, Mapping):
-                raise TypeError(f"live[{index}] must be a mapping {{grid point: run}} with per_seed, got {type(row).__name__}")
-        rows = [{key: run_summary(run) for key, run in row.items()} for row in live]
-        rates = {text: evidence.rate_by_seed(claim) for text, claim in claims.items()}
-        live_summaries = [s for row in rows for s in row.values()]
-    else:
-        rows = [run_summary(run) for run in live]
-        rates = {text: evidence.rate(claim, **point) for text, claim in claims.items()}
-        live_summaries = rows
-    settings = [_setting(record["config"]) for record in evidence.records]
-    same_setting = bool(live_summaries) and all(_setting(s["config"]) in settings for s in live_summaries)
-    asserted = [text for text, rate in rates.items() if same_setting and rate.holds_in_most_seeds]
-    for text in asserted:
-        for row in rows:
-            if not claims[text](row):
-                seeds = sorted({s["seed"] for s in row.values()}) if per_seed else [row["seed"]]
-                raise AssertionError(f"{text!r} holds in {rates[text]} of {evidence.name!r} but not in the live run of seed {seeds[0]}")
-    return ClaimCheck(evidence, rates, asserted, same_setting, len(rows))
