@@ -254,8 +254,8 @@ def _math_problems(page) -> list[str]:
         return []
     rendered = page.evaluate(
         """async ([version]) => {
-            const raw = (document.querySelector("article") || document.body).innerText.split("\\(").length - 1;
-            if (!window.MathJax || !MathJax.startup) return `MathJax did not load: ${raw} raw \\( in the page`;
+            const untypeset = (document.querySelector("article") || document.body).innerText.split("\\(").length - 1;
+            if (!window.MathJax || !MathJax.startup) return `MathJax did not load: ${untypeset} raw \\( in the page`;
             if (MathJax.version !== version) return `MathJax ${MathJax.version} loaded, package-lock.json pins ${version}`;
             await MathJax.startup.promise;
             const math = [...document.querySelectorAll(".math")];
@@ -755,7 +755,7 @@ def test_the_site_carries_every_script_style_sheet_and_font_it_loads(build):
     font or image a style sheet names, is a file of the site (a relative URL to a file that exists).
     MathJax and the widget manager are those package-lock.json pins, byte for byte what npm installed,
     and the widget manager is deferred (it renders on the window's load), so it never holds up the first
-    paint."""
+    paint. A chapter offers its notebook, as committed, for download."""
     html, _ = build
     problems: list[str] = []
     vendored: dict[str, set[str]] = {}
@@ -778,6 +778,15 @@ def test_the_site_carries_every_script_style_sheet_and_font_it_loads(build):
                     problems.append(f"{relative}: loads {package}@{version}, package-lock.json pins {LOCKED.get(package)}")
                 elif target.is_file() and target.read_bytes() != (NODE_MODULES / package / inner).read_bytes():
                     problems.append(f"{relative}: {url} is not the file npm installed")
+        notebook = html / "_sources" / relative.with_suffix(".ipynb")
+        if notebook.is_file():  # a chapter: the theme's download button offers its notebook, as committed
+            link = re.search(r'href="([^"]*_sources/' + re.escape(relative.with_suffix(".ipynb").as_posix()) + r')"', text)
+            if not link:
+                problems.append(f"{relative}: no download link to its notebook")
+            elif not ((html / relative).parent / link.group(1)).resolve().is_file():
+                problems.append(f"{relative}: its notebook download {link.group(1)} is not in the site")
+            elif notebook.read_bytes() != (ROOT / relative.with_suffix(".ipynb")).read_bytes():
+                problems.append(f"{relative}: the notebook it offers is not the one committed")
         for script in re.findall(r"<script\b[^>]*\bsrc=\"[^\"]*html-manager[^\"]*\"[^>]*>", text):
             if not re.search(r"\b(defer|async)\b", script):
                 problems.append(f"{relative}: the widget manager blocks the first paint: {script}")
@@ -813,7 +822,8 @@ def test_the_widget_manager_does_not_hold_up_the_first_paint(build, server, brow
         timing = page.evaluate(
             """() => {
                 const paint = performance.getEntriesByName("first-contentful-paint")[0];
-                const manager = performance.getEntriesByType("resource").find((entry) => /html-manager.*\\/embed\\.js/.test(entry.name));
+                const manager = performance.getEntriesByType("resource")
+                    .find((entry) => entry.name.startsWith(location.origin) && /html-manager.*\\/embed\\.js/.test(entry.name));
                 return { paint: paint ? paint.startTime : null, manager: manager ? manager.responseEnd : null,
                          from: manager ? manager.name : null };
             }"""
