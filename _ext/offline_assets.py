@@ -110,7 +110,7 @@ def _check(app) -> None:
 def _copy(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    for package, version, inner in getattr(app, "env_vendored", []):
+    for package, version, inner in getattr(app, "_book_vendored", []):
         source = ROOT / "node_modules" / package
         target = pathlib.Path(app.outdir) / "_static" / "vendor" / f"{package}@{version}"
         files = {source / inner}
