@@ -540,7 +540,8 @@ def _table_problems(page) -> list[str]:
     return page.evaluate(
         """async () => {
             const problems = [];
-            const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+            // Two frames and 0.4 s: time for a sign that fades in or out.
+            const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 400))));
             const sign = (box) => [box, box.parentElement].some((node) => ["::before", "::after"].some((pseudo) => {
                 const style = getComputedStyle(node, pseudo);
                 return style.content !== "none" && parseFloat(style.opacity) > 0.5 && parseFloat(style.width) >= 8
@@ -590,6 +591,16 @@ def _slider_problems(page) -> list[str]:
     return [f"slider {label}: stops {gap:.0f} px apart (at least {SLIDER_STOP_PX})" for label, gap in spacing if gap < SLIDER_STOP_PX]
 
 
+def _readout_problems(page) -> list[str]:
+    """A control's readout (the value a slider stands at) shows whole: "paper KL, +1 entries", not clipped."""
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll(".widget-slider .widget-readout")]
+            .filter((node) => node.checkVisibility() && node.scrollWidth > node.clientWidth + 1)
+            .map((node) => `${node.textContent.trim()} (${node.scrollWidth} px in ${node.clientWidth})`)"""
+    )
+    return [f"a slider's readout is clipped: {text}" for text in clipped]
+
+
 def _toggle_problems(page) -> list[str]:
     """A toggle over printed library source says whose: "Show the source of `name`", not MyST-NB's
     "Show code cell outputs". The name is the listing's own (its first def or class)."""
@@ -632,9 +643,12 @@ def _phone_navigation_problems(page, chapter: bool) -> list[str]:
 @pytest.mark.parametrize("device", list(READER_WIDTHS))
 def test_every_page_reads_well(build, server, browser, device):
     """What a reader sees, page by page, at a desktop's width and a phone's: tables and formulas
-    rendered, no visible assert, every figure captioned, numbered, described and legible, no equation or
-    code block running past the column, solutions hidden until opened, and on a phone a navigation
-    that opens. A full-page screenshot of every page is saved under test-output/pages/."""
+    rendered, no visible assert, every figure captioned, numbered, described and legible (the widgets'
+    images too, once drawn), no equation or code block running past the column, a wide table scrolling
+    in its own box with a sign that it does, slider readouts whole, each toggle over library source
+    naming it, solutions hidden until opened, and on a phone a navigation that opens and slider stops
+    at least SLIDER_STOP_PX apart. No request leaves the site. A full-page screenshot of every page is
+    saved under test-output/pages/."""
     html, _ = build
     width = READER_WIDTHS[device]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -657,7 +671,7 @@ def test_every_page_reads_well(build, server, browser, device):
         slug = relative.with_suffix("").as_posix().replace("/", "-")
         page.screenshot(path=str(SCREENSHOTS / f"{slug}-{device}.png"), full_page=True)
         found = _reader_text_problems(page) + _figure_problems(page)
-        found += _width_problems(page, width) + _table_problems(page)
+        found += _width_problems(page, width) + _table_problems(page) + _readout_problems(page)
         if relative in chapters:
             found += _visible_code_problems(page) + _solution_problems(page) + _toggle_problems(page)
         if device == "phone":
