@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import html as html_module
 import http.server
+import io
 import json
 import os
 import pathlib
@@ -74,6 +75,9 @@ CONTROL_MODELS = {
     "DropdownModel": ".widget-dropdown select",
 }
 CONTROL_SELECTOR = ", ".join(sorted(set(CONTROL_MODELS.values())))
+# How long a page may take to load or a step to happen, on a busy 2-core machine (Playwright's default
+# is 30 s; a chapter's page with its widget state is 2 MB).
+BROWSER_TIMEOUT_MS = 120_000
 WIDGET_STATE = 'script[type="application/vnd.jupyter.widget-state+json"]'
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 
@@ -330,6 +334,7 @@ def test_every_page_works_without_a_kernel(build, server, browser):
     OUTPUT.mkdir(parents=True)
     network = _Network(server)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     context.route("**/*", network)
     problems: dict[str, list[str]] = {}
     citations: list[tuple[str, str]] = []
@@ -655,6 +660,7 @@ def test_every_page_reads_well(build, server, browser, device):
     network = _Network(server)
     phone = dict(is_mobile=True, has_touch=True, device_scale_factor=1) if device == "phone" else {}
     context = browser.new_context(viewport={"width": width, "height": 900}, **phone)
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     context.route("**/*", network)
     pages = _pages(html)
     chapters = {page for page in pages if (html / "_sources" / page.with_suffix(".ipynb")).is_file()}
@@ -707,6 +713,7 @@ def test_every_lesson_meets_its_targets(build, server, browser):
     lessons = _lessons()
     assert lessons, "no chapter has a reproduction report listed in _toc.yml"
     context = browser.new_context(viewport=SCREEN)
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     network = _Network(server)
     context.route("**/*", network)
     problems = {}
@@ -827,6 +834,7 @@ def test_the_widget_manager_does_not_hold_up_the_first_paint(build, server, brow
     assert chapter is not None, "no page embeds widget state"
     network = _Network(server)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     context.route("**/*", network)
     SLOW["/embed.js"] = 4.0
     try:
@@ -855,3 +863,95 @@ def test_the_widget_manager_does_not_hold_up_the_first_paint(build, server, brow
         problems.append(f"{expected} controls in the widget state, {drawn} drawn")
     context.close()
     assert not problems, f"{chapter}:\n" + "\n".join(problems)
+
+
+# Dark mode --------------------------------------------------------------------------------------------
+
+# A figure's ground, as displayed on the dark theme, is at most this light (relative luminance, 0 to 1):
+# a dark figure, not the light-grey box a dimmed white PNG makes (about 0.6). Text reads at WCAG's 4.5:1.
+DARK_GROUND = 0.2
+CONTRAST = 4.5
+
+
+def _luminance(rgb) -> float:
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in rgb[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _ground(png: bytes) -> float:
+    """The relative luminance of an image's ground: the median of its four 6 x 6 corners."""
+    from PIL import Image  # matplotlib's dependency
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    width, height = image.size
+    corners = [(x, y) for x0 in (0, width - 6) for y0 in (0, height - 6) for x in range(x0, x0 + 6) for y in range(y0, y0 + 6)]
+    values = sorted(_luminance(image.getpixel((x, y))) for x, y in corners if 0 <= x < width and 0 <= y < height)
+    return values[len(values) // 2]
+
+
+def test_every_chapter_reads_in_dark_mode(build, server, browser):
+    """On the dark theme (a reader whose system asks for it), every chapter is screenshot whole (under
+    test-output/pages/, ``-dark``); each figure and widget image shows a dark ground, not a light box, and
+    every caption, widget label and readout reads at 4.5:1 against what lies behind it."""
+    html, _ = build
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    network = _Network(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    context.route("**/*", network)
+    chapters = [page for page in _pages(html) if (html / "_sources" / page.with_suffix(".ipynb")).is_file()]
+    problems: dict[str, list[str]] = {}
+    for relative in chapters:
+        page = context.new_page()
+        page.goto(urljoin(server, relative.as_posix()), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        _wait_for_widgets(page)
+        _wait_for_images(page)
+        page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+        slug = relative.with_suffix("").as_posix().replace("/", "-")
+        page.screenshot(path=str(SCREENSHOTS / f"{slug}-dark.png"), full_page=True)
+        found = []
+        if page.evaluate("document.documentElement.dataset.theme") != "dark":
+            found.append("the page is not on the dark theme when the reader's system asks for it")
+        images = page.locator("article figure img")
+        for index in range(images.count()):
+            image = images.nth(index)
+            box = image.bounding_box()
+            if not box or box["width"] < 40 or not image.is_visible():
+                continue
+            image.scroll_into_view_if_needed()
+            ground = _ground(image.screenshot())
+            if ground > DARK_GROUND:
+                name = (image.get_attribute("src") or "")[-40:]
+                found.append(f"a figure shown as a light box on the dark page (ground luminance {ground:.2f}): {name}")
+        colours = page.evaluate(
+            """() => {
+                const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+                const behind = (node) => {
+                    for (let at = node; at; at = at.parentElement) {
+                        const colour = rgb(getComputedStyle(at).backgroundColor);
+                        if (colour.length >= 3 && (colour.length < 4 || colour[3] > 0.5)) return colour;
+                    }
+                    return rgb(getComputedStyle(document.body).backgroundColor);
+                };
+                return [...document.querySelectorAll("article figcaption, article .widget-label, article .widget-readout")]
+                    .filter((node) => node.checkVisibility() && node.textContent.trim())
+                    .map((node) => [node.textContent.trim().slice(0, 50), rgb(getComputedStyle(node).color), behind(node)]);
+            }"""
+        )
+        for text, colour, ground in colours:
+            lighter, darker = sorted([_luminance(colour), _luminance(ground)], reverse=True)
+            ratio = (lighter + 0.05) / (darker + 0.05)
+            if ratio < CONTRAST:
+                found.append(f"text at {ratio:.1f}:1 against its ground: {text}")
+        found += network.problems()
+        if found:
+            problems[relative.as_posix()] = sorted(set(found))
+        page.close()
+    context.close()
+    report = "\n".join(f"{page}:\n  " + "\n  ".join(found) for page, found in problems.items())
+    assert not problems, f"on the dark theme (screenshots in {SCREENSHOTS}):\n{report}"
