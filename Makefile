@@ -9,13 +9,18 @@
 #   make html     build the committed chapters as they are (no execution) into _build/html
 #   make lock     recompile requirements/runtime.txt and requirements/build.txt from their inputs
 #   make evidence [PRESET=name] [SWEEP_FLAGS=...]  run or resume every sweep preset (or one) into evidence/<preset>.jsonl
+# `make book` and `make html` copy MathJax and the widget manager into the site from node_modules/, which they install
+# first at the versions package-lock.json pins (npm ci): the book loads nothing from another site.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CHAPTERS := $(wildcard book/*.ipynb)
 # What the book is built from, copied to $(SOURCE) by `make book` so the tracked chapters stay as committed.
-BOOK_SOURCES := _config.yml _toc.yml _ext book ponderlib evidence
+BOOK_SOURCES := _config.yml _toc.yml _ext book ponderlib evidence package.json package-lock.json
+# The JavaScript the pages load (MathJax, the ipywidgets html-manager), at the versions package-lock.json
+# pins; _ext/offline_assets.py copies it into the build. npm writes node_modules/.package-lock.json.
+NODE_MODULES := node_modules/.package-lock.json
 SOURCE := _build/source
 # One timeout for executing a chapter, read from _config.yml (execute.timeout).
 TIMEOUT = $(shell $(BIN)/python -c "import yaml; print(yaml.safe_load(open('_config.yml'))['execute']['timeout'])")
@@ -26,6 +31,10 @@ EXECUTE = PONDERLIB_PROGRESS=0 $(BIN)/jupyter nbconvert --to notebook --execute 
 JUPYTER_BOOK_BUILD = $(BIN)/jupyter-book build --warningiserror --keep-going
 
 .PHONY: book test test-fast setup execute html lock evidence clean
+
+$(NODE_MODULES): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
 
 setup: $(VENV)/.installed
 
@@ -42,10 +51,11 @@ $(VENV)/.installed: requirements/runtime.txt requirements/build.txt pyproject.to
 
 # The chapters are executed as copies under $(SOURCE), storing widget state (which the HTML page
 # embeds, so that sliders work with no kernel); the build itself never executes. `git status` stays clean.
-book: setup
+book: setup $(NODE_MODULES)
 	rm -rf $(SOURCE) _build/html
 	mkdir -p $(SOURCE)
 	cp -R $(BOOK_SOURCES) $(SOURCE)/
+	ln -s $(CURDIR)/node_modules $(SOURCE)/node_modules
 	rm -rf $(SOURCE)/book/autoapi $(SOURCE)/ponderlib/__pycache__
 	$(EXECUTE) $(addprefix $(SOURCE)/,$(CHAPTERS))
 	$(JUPYTER_BOOK_BUILD) $(SOURCE) --path-output .
@@ -55,7 +65,7 @@ book: setup
 # Last, the chapters run again on MKL's processor-independent code path (MKL_CBWR=COMPATIBLE, which rounds
 # as another CPU might): --nbval-lax compares no outputs, but a failing assert fails the run. Each chapter
 # is one single-threaded kernel, so they run two at a time (one per core), each chapter's output together.
-test: setup
+test: setup $(NODE_MODULES)
 	$(BIN)/python -m pytest --nbval book tests
 	$(MAKE) --no-print-directory -j2 --output-sync=target $(COMPATIBLE)
 
@@ -71,7 +81,7 @@ test-fast: setup
 execute: setup
 	$(EXECUTE) $(CHAPTERS)
 
-html: setup
+html: setup $(NODE_MODULES)
 	$(JUPYTER_BOOK_BUILD) . --path-output .
 
 # The evidence the chapters read: each sweep preset (ponderlib.sweep.presets) run, or resumed where it

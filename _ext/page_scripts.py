@@ -10,20 +10,27 @@
    such field. The page gives it its figure's caption.
 4. Sphinx's search shows a snippet of the page's text as the HTML holds it, formulas as raw LaTeX
    (``\\(b_h = 3\\)``). The snippet drops display math and shows inline math as plain symbols.
-5. ``static/book.css``: display math wider than the column scrolls in its own box (on a phone), its
-   number above it; figures stay in the column.
+5. A table wider than its column (on a phone) scrolls in its own box; the page puts that box in a
+   frame that shows a fade at the edge beyond which more columns lie, so a reader sees that it scrolls.
+6. ``static/book.css``: display math wider than the column scrolls in its own box (on a phone), its
+   number above it; figures stay in the column; the fades of 5; widget sliders on a phone.
 """
 
 import pathlib
 
 MATHJAX2_BRIDGE = """
-document.addEventListener("DOMContentLoaded", () => {
-  if (window.MathJax && window.MathJax.startup && !window.MathJax.Hub) {
-    window.MathJax.Hub = {
-      Queue: ([, , element]) => MathJax.startup.promise.then(() => MathJax.typesetPromise([element])),
-    };
-  }
-});
+(() => {
+  const bridge = () => {
+    if (window.MathJax && window.MathJax.startup && !window.MathJax.Hub) {
+      window.MathJax.Hub = {
+        Queue: ([, , element]) => MathJax.startup.promise.then(() => MathJax.typesetPromise([element])),
+      };
+    }
+  };
+  document.addEventListener("DOMContentLoaded", bridge);
+  // The widget manager renders on the window's load; a capturing listener runs before it.
+  window.addEventListener("load", bridge, { capture: true });
+})();
 """
 
 WIDGET_IMAGE_ALT = """
@@ -55,6 +62,39 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
+TABLE_SCROLL_HINT = """
+document.addEventListener("DOMContentLoaded", () => {
+  // Each table of the article sits in a box that scrolls sideways (the theme's, or one made here),
+  // inside a frame that shows a fade at each edge beyond which more columns lie.
+  const frame = (table) => {
+    let box = table.closest(".pst-scrollable-table-container");
+    if (!box || !box.closest("article")) {
+      box = document.createElement("div");
+      box.className = "pst-scrollable-table-container";
+      table.replaceWith(box);
+      box.append(table);
+    }
+    if (box.parentElement.classList.contains("table-scroll-frame")) return;
+    const outer = document.createElement("div");
+    outer.className = "table-scroll-frame";
+    box.replaceWith(outer);
+    outer.append(box);
+    const update = () => {
+      const more = box.scrollWidth - box.clientWidth;
+      outer.classList.toggle("more-right", more > 1 && box.scrollLeft < more - 1);
+      outer.classList.toggle("more-left", more > 1 && box.scrollLeft > 1);
+    };
+    box.addEventListener("scroll", update, { passive: true });
+    new ResizeObserver(update).observe(box);
+    update();
+  };
+  document.querySelectorAll("article table").forEach((table) => {
+    if (!table.parentElement.closest("table")) frame(table);
+  });
+});
+"""
+
+
 def _drop_repeated_scripts(app, pagename, templatename, context, doctree):
     seen = set()
     unique = []
@@ -74,6 +114,7 @@ def setup(app):
     app.add_js_file(None, body=MATHJAX2_BRIDGE)
     app.add_js_file(None, body=WIDGET_IMAGE_ALT)
     app.add_js_file(None, body=SEARCH_SNIPPET_MATH)
+    app.add_js_file(None, body=TABLE_SCROLL_HINT)
     app.add_css_file("book.css")
     app.connect("builder-inited", _add_static)
     app.connect("html-page-context", _drop_repeated_scripts)

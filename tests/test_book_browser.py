@@ -2,9 +2,11 @@
 
 The book is built from the committed, executed chapters (``execute_notebooks: off`` in
 ``_config.yml``) into a temporary folder, served on 127.0.0.1 and opened in headless Debian
-Chromium through Playwright. The JavaScript that ``_config.yml`` loads from jsDelivr (MathJax,
-RequireJS and the ipywidgets html-manager) is served from ``node_modules/`` (``npm ci``), at the
-versions the URLs name; any other request leaving the machine is blocked and reported.
+Chromium through Playwright, with the network cut off: every request that leaves the local server
+is refused and reported as a failure. So the book must carry what its pages load (MathJax and the
+ipywidgets html-manager, copied from ``node_modules/`` by ``_ext/offline_assets.py`` at the
+versions ``package-lock.json`` pins), as a reader offline, behind a proxy or with a downloaded copy
+of the site would need it.
 
 Nothing here names a chapter: pages are discovered from the build, widgets from each page's
 embedded widget state. Screenshots of every control before and after it is moved are written to
@@ -14,9 +16,10 @@ embedded widget state. Screenshots of every control before and after it is moved
 from __future__ import annotations
 
 import functools
+import html as html_module
 import http.server
+import io
 import json
-import mimetypes
 import os
 import pathlib
 import re
@@ -24,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from urllib.parse import urldefrag, urljoin, urlparse
 
 import pytest
@@ -55,7 +59,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-JSDELIVR_NPM = re.compile(r"^https://cdn\.jsdelivr\.net/npm/((?:@[^/@]+/)?[^/@]+)@([^/]+)/([^?#]*)")
+# The versions package-lock.json pins (what `npm ci` installs and the build copies into _static/vendor/).
+LOCKED = {
+    path.removeprefix("node_modules/"): entry["version"]
+    for path, entry in json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))["packages"].items()
+    if path.startswith("node_modules/") and "/node_modules/" not in path
+}
+VENDORED = re.compile(r"(?:^|/)_static/vendor/((?:@[^/@]+/)?[^/@]+)@([^/]+)/([^?#]+)")
 # Widget models a reader moves; a page must render one control per such model in its state.
 CONTROL_MODELS = {
     "SelectionSliderModel": ".widget-slider .noUi-handle",
@@ -65,6 +75,9 @@ CONTROL_MODELS = {
     "DropdownModel": ".widget-dropdown select",
 }
 CONTROL_SELECTOR = ", ".join(sorted(set(CONTROL_MODELS.values())))
+# How long a page may take to load or a step to happen, on a busy 2-core machine (Playwright's default
+# is 30 s; a chapter's page with its widget state is 2 MB).
+BROWSER_TIMEOUT_MS = 120_000
 WIDGET_STATE = 'script[type="application/vnd.jupyter.widget-state+json"]'
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 
@@ -83,6 +96,8 @@ def build(tmp_path_factory) -> tuple[pathlib.Path, str]:
     ``BOOK_BROWSER_HTML=<folder>`` checks a book already built there instead (an author's quick look at
     ``_build/html``; its build log is not checked then)."""
     assert CONFIG["execute"]["execute_notebooks"] == "off", "the browser test must not re-execute chapters"
+    if not (NODE_MODULES / "@jupyter-widgets" / "html-manager").is_dir():
+        _unavailable("the widget and math JavaScript the build copies is not in node_modules/ (run `npm ci`)")
     if os.environ.get("BOOK_BROWSER_HTML"):
         return pathlib.Path(os.environ["BOOK_BROWSER_HTML"]), ""
     out = tmp_path_factory.mktemp("book")
@@ -111,17 +126,26 @@ def server(build):
         httpd.shutdown()
 
 
+# Paths the local server answers only after a delay (seconds), by the end of their path: a test sets it.
+SLOW = {}
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's signature
         pass
+
+    def do_GET(self):  # noqa: N802 - the base class's name
+        path = urlparse(self.path).path
+        for suffix, seconds in list(SLOW.items()):
+            if path.endswith(suffix):
+                time.sleep(seconds)
+        return super().do_GET()
 
 
 @pytest.fixture(scope="module")
 def browser():
     if not CHROMIUM.is_file():
         _unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
-    if not (NODE_MODULES / "@jupyter-widgets" / "html-manager").is_dir():
-        _unavailable("the widget JavaScript is not installed in node_modules/ (run `npm ci`)")
     if sync_playwright is None:
         _unavailable("the playwright Python package is not installed")
     with sync_playwright() as playwright:
@@ -146,23 +170,8 @@ def _pages(html: pathlib.Path) -> list[pathlib.Path]:
     )
 
 
-def _local_file(url: str) -> pathlib.Path | None:
-    """The node_modules/ file that stands in for a jsDelivr npm URL, at the version it names."""
-    match = JSDELIVR_NPM.match(url)
-    if not match:
-        return None
-    package, version, path = match.groups()
-    manifest = NODE_MODULES / package / "package.json"
-    if not manifest.is_file():
-        return None
-    installed = json.loads(manifest.read_text(encoding="utf-8"))["version"]
-    assert installed == version, f"{url} asks for {package}@{version} but node_modules holds {installed}"
-    file = NODE_MODULES / package / path
-    return file if file.is_file() else None
-
-
 class _Network:
-    """Loopback passes, jsDelivr npm URLs are answered from node_modules/, the rest is blocked."""
+    """The network cut off: the local server answers, every other request is refused and recorded."""
 
     def __init__(self, base: str):
         self.base = base
@@ -172,14 +181,14 @@ class _Network:
         url = route.request.url
         if url.startswith(self.base):
             return route.continue_()
-        file = _local_file(url)
-        if file is None:
-            self.blocked.append(url)
-            return route.abort()
-        content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        return route.fulfill(
-            path=str(file), content_type=content_type, headers={"Access-Control-Allow-Origin": "*"}
-        )
+        self.blocked.append(url)
+        return route.abort("internetdisconnected")
+
+    def problems(self) -> list[str]:
+        """One line per refused request (the first 20), then empties the record."""
+        found = [f"a request left the site (refused): {url[:160]}" for url in dict.fromkeys(self.blocked)]
+        self.blocked.clear()
+        return found[:20] + ([f"... and {len(found) - 20} more"] if len(found) > 20 else [])
 
 
 def _launch_problems(page, relative: pathlib.Path) -> list[str]:
@@ -244,11 +253,14 @@ def _wait_for_images(page) -> list[str]:
 
 
 def _math_problems(page) -> list[str]:
+    """Every formula typeset, by the MathJax package-lock.json pins; else how many are left as raw TeX."""
     if page.locator(".math").count() == 0:
         return []
     rendered = page.evaluate(
-        """async () => {
-            if (!window.MathJax || !MathJax.startup) return "MathJax did not load";
+        """async ([version]) => {
+            const untypeset = (document.querySelector("article") || document.body).innerText.split("\\(").length - 1;
+            if (!window.MathJax || !MathJax.startup) return `MathJax did not load: ${untypeset} raw \\( in the page`;
+            if (MathJax.version !== version) return `MathJax ${MathJax.version} loaded, package-lock.json pins ${version}`;
             await MathJax.startup.promise;
             const math = [...document.querySelectorAll(".math")];
             const raw = math.filter((node) => !node.querySelector("mjx-container"));
@@ -256,7 +268,8 @@ def _math_problems(page) -> list[str]:
             const errors = document.querySelectorAll("mjx-merror");
             if (errors.length) return `MathJax error: ${errors[0].textContent.slice(0, 80)}`;
             return "";
-        }"""
+        }""",
+        [LOCKED["mathjax"]],
     )
     return [rendered] if rendered else []
 
@@ -321,6 +334,7 @@ def test_every_page_works_without_a_kernel(build, server, browser):
     OUTPUT.mkdir(parents=True)
     network = _Network(server)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     context.route("**/*", network)
     problems: dict[str, list[str]] = {}
     citations: list[tuple[str, str]] = []
@@ -353,7 +367,7 @@ def test_every_page_works_without_a_kernel(build, server, browser):
             found.append("shows a Python traceback")
         page.wait_for_load_state("networkidle")
         found += [f"JavaScript error: {error}" for error in errors]
-        found += [f"blocked request to the network: {blocked}" for blocked in network.blocked]
+        found += network.problems()
 
         bibliography_ids[url] = set(page.eval_on_selector_all('[role="doc-biblioentry"]', "(nodes) => nodes.map((n) => n.id)"))
         citations += [(url, href) for href in page.eval_on_selector_all("a.reference.internal[href*='#']", "(nodes) => nodes.map((n) => n.href)")]
@@ -506,6 +520,110 @@ def _solution_problems(page) -> list[str]:
     return problems
 
 
+def _wait_for_widgets(page) -> int:
+    """Wait until every control in the page's embedded widget state is drawn; the number expected."""
+    states = [json.loads(text) for text in page.locator(WIDGET_STATE).all_text_contents()]
+    expected = sum(
+        model["model_name"] in CONTROL_MODELS for state in states for model in state["state"].values()
+    )
+    if expected:
+        try:
+            page.wait_for_function(
+                "([selector, n]) => document.querySelectorAll(selector).length >= n",
+                arg=[CONTROL_SELECTOR, expected],
+                timeout=30_000,
+            )
+        except PlaywrightTimeoutError:
+            pass  # the controls that are missing show up in the checks that follow
+    return expected
+
+
+def _table_problems(page) -> list[str]:
+    """A table wider than its column scrolls in its own box, and shows that it does: where more columns
+    lie past the box's edge, a fade or shadow (a ::before/::after of the box or of the frame around it)
+    is drawn, and it goes once the reader has scrolled to the end."""
+    return page.evaluate(
+        """async () => {
+            const problems = [];
+            // Two frames and 0.4 s: time for a sign that fades in or out.
+            const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 400))));
+            const sign = (box) => [box, box.parentElement].some((node) => ["::before", "::after"].some((pseudo) => {
+                const style = getComputedStyle(node, pseudo);
+                return style.content !== "none" && parseFloat(style.opacity) > 0.5 && parseFloat(style.width) >= 8
+                    && (style.backgroundImage !== "none" || style.boxShadow !== "none");
+            }));
+            const tables = [...document.querySelectorAll("article table")]
+                .filter((table) => !table.parentElement.closest("table"))
+                .filter((table) => table.checkVisibility({ contentVisibilityAuto: true }));
+            for (const table of tables) {
+                const name = table.innerText.replace(/\\s+/g, " ").trim().slice(0, 50);
+                let box = table;
+                while (box && box.tagName !== "ARTICLE" && !["auto", "scroll"].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+                const wide = table.scrollWidth > (box && box.tagName !== "ARTICLE" ? box : table.parentElement).clientWidth + 1;
+                if (!wide) continue;
+                if (!box || box.tagName === "ARTICLE") { problems.push(`a wide table cut off, with no box that scrolls: ${name}`); continue; }
+                box.scrollLeft = 0; await frame();
+                if (!sign(box)) problems.push(`a wide table with no sign that it scrolls (${table.scrollWidth} px in ${box.clientWidth}): ${name}`);
+                box.scrollLeft = box.scrollWidth; await frame();
+                const atEnd = [box, box.parentElement].some((node) => {
+                    const after = getComputedStyle(node, "::after");
+                    return after.content !== "none" && parseFloat(after.opacity) > 0.5;
+                });
+                if (atEnd) problems.push(`a table still signals more columns once scrolled to its end: ${name}`);
+                box.scrollLeft = 0;
+            }
+            return problems;
+        }"""
+    )
+
+
+# On a phone a slider's stops lie at least this far apart (px), so a finger picks one (about 40 px).
+SLIDER_STOP_PX = 40
+
+
+def _slider_problems(page) -> list[str]:
+    """Slider stops far enough apart to be touched one by one. A noUiSlider handle says its range
+    (aria-valuemin, aria-valuemax); the book's sliders (ponderlib.figures.widgets) step by one over
+    their options' indices."""
+    spacing = page.evaluate(
+        """() => [...document.querySelectorAll(".widget-slider .noUi-handle")].map((handle) => {
+            const track = handle.closest(".noUi-target").getBoundingClientRect().width;
+            const stops = Number(handle.getAttribute("aria-valuemax")) - Number(handle.getAttribute("aria-valuemin"));
+            const label = handle.closest(".widget-slider").querySelector(".widget-label");
+            return [label ? label.textContent.trim() : "?", stops > 0 ? track / stops : Infinity];
+        })"""
+    )
+    return [f"slider {label}: stops {gap:.0f} px apart (at least {SLIDER_STOP_PX})" for label, gap in spacing if gap < SLIDER_STOP_PX]
+
+
+def _readout_problems(page) -> list[str]:
+    """A control's readout (the value a slider stands at) shows whole: "paper KL, +1 entries", not clipped."""
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll(".widget-slider .widget-readout")]
+            .filter((node) => node.checkVisibility() && node.scrollWidth > node.clientWidth + 1)
+            .map((node) => `${node.textContent.trim()} (${node.scrollWidth} px in ${node.clientWidth})`)"""
+    )
+    return [f"a slider's readout is clipped: {text}" for text in clipped]
+
+
+def _toggle_problems(page) -> list[str]:
+    """A toggle over printed library source says whose: "Show the source of `name`", not MyST-NB's
+    "Show code cell outputs". The name is the listing's own (its first def or class)."""
+    toggles = page.evaluate(
+        """() => [...document.querySelectorAll("article details.hide")].map((toggle) => {
+            const code = toggle.querySelector(".cell_output div.highlight-python pre, .cell_output div.highlight pre");
+            const defined = code && code.textContent.match(/^\\s*(?:async\\s+)?(?:def|class)\\s+(\\w+)/m);
+            const label = toggle.querySelector("summary .collapsed") || toggle.querySelector("summary");
+            return [label.textContent.replace(/\\s+/g, " ").trim(), defined ? defined[1] : null];
+        })"""
+    )
+    problems = []
+    for label, name in toggles:
+        if name and not (label.startswith("Show the source of") and re.search(rf"\b{re.escape(name)}\b", label)):
+            problems.append(f"the toggle over the source of {name} reads {label!r}")
+    return problems
+
+
 def _phone_navigation_problems(page, chapter: bool) -> list[str]:
     """On a phone, the chapter list and the page's contents open from the header's buttons."""
     problems = []
@@ -530,15 +648,19 @@ def _phone_navigation_problems(page, chapter: bool) -> list[str]:
 @pytest.mark.parametrize("device", list(READER_WIDTHS))
 def test_every_page_reads_well(build, server, browser, device):
     """What a reader sees, page by page, at a desktop's width and a phone's: tables and formulas
-    rendered, no visible assert, every figure captioned, numbered, described and legible, no equation or
-    code block running past the column, solutions hidden until opened, and on a phone a navigation
-    that opens. A full-page screenshot of every page is saved under test-output/pages/."""
+    rendered, no visible assert, every figure captioned, numbered, described and legible (the widgets'
+    images too, once drawn), no equation or code block running past the column, a wide table scrolling
+    in its own box with a sign that it does, slider readouts whole, each toggle over library source
+    naming it, solutions hidden until opened, and on a phone a navigation that opens and slider stops
+    at least SLIDER_STOP_PX apart. No request leaves the site. A full-page screenshot of every page is
+    saved under test-output/pages/."""
     html, _ = build
     width = READER_WIDTHS[device]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     network = _Network(server)
     phone = dict(is_mobile=True, has_touch=True, device_scale_factor=1) if device == "phone" else {}
     context = browser.new_context(viewport={"width": width, "height": 900}, **phone)
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     context.route("**/*", network)
     pages = _pages(html)
     chapters = {page for page in pages if (html / "_sources" / page.with_suffix(".ipynb")).is_file()}
@@ -549,16 +671,19 @@ def test_every_page_reads_well(build, server, browser, device):
         page = context.new_page()
         page.goto(urljoin(server, relative.as_posix()), wait_until="load")
         page.wait_for_load_state("networkidle")
+        _wait_for_widgets(page)  # the widget images are figures too: measured once drawn
         _wait_for_images(page)
         page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
         slug = relative.with_suffix("").as_posix().replace("/", "-")
         page.screenshot(path=str(SCREENSHOTS / f"{slug}-{device}.png"), full_page=True)
         found = _reader_text_problems(page) + _figure_problems(page)
-        found += _width_problems(page, width)
+        found += _width_problems(page, width) + _table_problems(page) + _readout_problems(page)
         if relative in chapters:
-            found += _visible_code_problems(page) + _solution_problems(page)
+            found += _visible_code_problems(page) + _solution_problems(page) + _toggle_problems(page)
         if device == "phone":
             found += _phone_navigation_problems(page, chapter=relative in chapters)
+            found += _slider_problems(page)
+        found += network.problems()
         if found:
             problems[relative.as_posix()] = found
         page.close()
@@ -588,7 +713,9 @@ def test_every_lesson_meets_its_targets(build, server, browser):
     lessons = _lessons()
     assert lessons, "no chapter has a reproduction report listed in _toc.yml"
     context = browser.new_context(viewport=SCREEN)
-    context.route("**/*", _Network(server))
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    network = _Network(server)
+    context.route("**/*", network)
     problems = {}
     for lesson in lessons:
         page = context.new_page()
@@ -613,8 +740,218 @@ def test_every_lesson_meets_its_targets(build, server, browser):
         )
         found = [f"{name} {value if value is None else round(value, 1)}: the target is at most {LESSON_TARGETS[name]}"
                  for name, value in shape.items() if value is None or value > LESSON_TARGETS[name]]
+        found += network.problems()
         if found:
             problems[lesson] = found
         page.close()
     context.close()
     assert not problems, "lessons over their targets:\n" + "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+# The site carries what its pages load --------------------------------------------------------------
+
+RESOURCE = re.compile(r"<(script|link|img|iframe|source|video|audio)\b([^>]*)>", re.I)
+ATTRIBUTE = re.compile(r"""\b(src|href|rel)\s*=\s*("[^"]*"|'[^']*')""", re.I)
+CSS_URL = re.compile(r"""(?:url\(\s*["']?|@import\s+["'])([^"')\s]+)""")
+
+
+def _resources(text: str) -> list[tuple[str, str]]:
+    """(tag, URL) of everything a page loads: scripts, style sheets, icons, images, frames."""
+    found = []
+    for tag, attributes in RESOURCE.findall(text):
+        values = {name.lower(): value[1:-1] for name, value in ATTRIBUTE.findall(attributes)}
+        if tag.lower() == "link":
+            if not {"stylesheet", "icon", "preload", "modulepreload", "manifest"} & set(values.get("rel", "").lower().split()):
+                continue
+            url = values.get("href")
+        else:
+            url = values.get("src")
+        if url:
+            found.append((tag.lower(), html_module.unescape(url)))
+    return found
+
+
+def test_the_site_carries_every_script_style_sheet_and_font_it_loads(build):
+    """Read from the built HTML and CSS: every script, style sheet, icon and image a page names, and every
+    font or image a style sheet names, is a file of the site (a relative URL to a file that exists).
+    MathJax and the widget manager are those package-lock.json pins, byte for byte what npm installed,
+    and the widget manager is deferred (it renders on the window's load), so it never holds up the first
+    paint. A chapter offers its notebook, as committed, for download."""
+    html, _ = build
+    problems: list[str] = []
+    vendored: dict[str, set[str]] = {}
+    for relative in _pages(html):
+        text = (html / relative).read_text(encoding="utf-8")
+        for tag, url in _resources(text):
+            if re.match(r"^(data|blob|about):", url):
+                continue
+            if re.match(r"^([a-z][a-z0-9+.-]*:)?//", url, re.I):
+                problems.append(f"{relative}: <{tag}> loads {url} from another site")
+                continue
+            target = ((html / relative).parent / urlparse(url).path).resolve()
+            if not target.is_file():
+                problems.append(f"{relative}: <{tag}> loads {url}, which the site does not hold")
+            match = VENDORED.search(urlparse(url).path)
+            if match:
+                vendored.setdefault(match.group(1), set()).add(match.group(2))
+                package, version, inner = match.groups()
+                if LOCKED.get(package) != version:
+                    problems.append(f"{relative}: loads {package}@{version}, package-lock.json pins {LOCKED.get(package)}")
+                elif target.is_file() and target.read_bytes() != (NODE_MODULES / package / inner).read_bytes():
+                    problems.append(f"{relative}: {url} is not the file npm installed")
+        notebook = html / "_sources" / relative.with_suffix(".ipynb")
+        if notebook.is_file():  # a chapter: the theme's download button offers its notebook, as committed
+            link = re.search(r'href="([^"]*_sources/' + re.escape(relative.with_suffix(".ipynb").as_posix()) + r')"', text)
+            if not link:
+                problems.append(f"{relative}: no download link to its notebook")
+            elif not ((html / relative).parent / link.group(1)).resolve().is_file():
+                problems.append(f"{relative}: its notebook download {link.group(1)} is not in the site")
+            elif notebook.read_bytes() != (ROOT / relative.with_suffix(".ipynb")).read_bytes():
+                problems.append(f"{relative}: the notebook it offers is not the one committed")
+        for script in re.findall(r"<script\b[^>]*\bsrc=\"[^\"]*html-manager[^\"]*\"[^>]*>", text):
+            if not re.search(r"\b(defer|async)\b", script):
+                problems.append(f"{relative}: the widget manager blocks the first paint: {script}")
+    for sheet in html.rglob("*.css"):
+        for url in CSS_URL.findall(sheet.read_text(encoding="utf-8", errors="replace")):
+            if re.match(r"^(data:|#)", url):
+                continue
+            if re.match(r"^([a-z][a-z0-9+.-]*:)?//", url, re.I):
+                problems.append(f"{sheet.relative_to(html)} loads {url} from another site")
+            elif not (sheet.parent / urlparse(url).path).is_file():
+                problems.append(f"{sheet.relative_to(html)} loads {url}, which the site does not hold")
+    for package in ("mathjax", "@jupyter-widgets/html-manager"):
+        if vendored.get(package) != {LOCKED[package]}:
+            problems.append(f"the pages load {package} at {sorted(vendored.get(package, [])) or 'no version'} from the site, "
+                            f"package-lock.json pins {LOCKED[package]}")
+    assert not problems, "the site does not carry what it loads:\n" + "\n".join(sorted(set(problems))[:60])
+
+
+def test_the_widget_manager_does_not_hold_up_the_first_paint(build, server, browser):
+    """With the widget manager (3 MB) answered 4 s late, a chapter's text is painted before it arrives,
+    and its widgets are drawn once it has."""
+    html, _ = build
+    chapter = next((page for page in _pages(html) if WIDGET_STATE.split("[")[1].split('"')[1] in (html / page).read_text(encoding="utf-8")), None)
+    assert chapter is not None, "no page embeds widget state"
+    network = _Network(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    context.route("**/*", network)
+    SLOW["/embed.js"] = 4.0
+    try:
+        page = context.new_page()
+        page.goto(urljoin(server, chapter.as_posix()), wait_until="commit")
+        page.wait_for_load_state("load", timeout=60_000)
+        timing = page.evaluate(
+            """() => {
+                const paint = performance.getEntriesByName("first-contentful-paint")[0];
+                const manager = performance.getEntriesByType("resource")
+                    .find((entry) => entry.name.startsWith(location.origin) && /html-manager.*\\/embed\\.js/.test(entry.name));
+                return { paint: paint ? paint.startTime : null, manager: manager ? manager.responseEnd : null,
+                         from: manager ? manager.name : null };
+            }"""
+        )
+        expected = _wait_for_widgets(page)
+        drawn = page.locator(CONTROL_SELECTOR).count()
+    finally:
+        SLOW.clear()
+    problems = network.problems()
+    if timing["manager"] is None:
+        problems.append("the page did not load the widget manager from the site")
+    elif timing["paint"] is None or timing["paint"] >= timing["manager"]:
+        problems.append(f"first paint at {timing['paint']} ms, after the widget manager arrived ({timing['manager']:.0f} ms): it blocks")
+    if drawn < expected:
+        problems.append(f"{expected} controls in the widget state, {drawn} drawn")
+    context.close()
+    assert not problems, f"{chapter}:\n" + "\n".join(problems)
+
+
+# Dark mode --------------------------------------------------------------------------------------------
+
+# A figure's ground, as displayed on the dark theme, is at most this light (relative luminance, 0 to 1):
+# a dark figure, not the light-grey box a dimmed white PNG makes (about 0.6). Text reads at WCAG's 4.5:1.
+DARK_GROUND = 0.2
+CONTRAST = 4.5
+
+
+def _luminance(rgb) -> float:
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in rgb[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _ground(png: bytes) -> float:
+    """The relative luminance of an image's ground: the median of its four 6 x 6 corners."""
+    from PIL import Image  # matplotlib's dependency
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    width, height = image.size
+    corners = [(x, y) for x0 in (0, width - 6) for y0 in (0, height - 6) for x in range(x0, x0 + 6) for y in range(y0, y0 + 6)]
+    values = sorted(_luminance(image.getpixel((x, y))) for x, y in corners if 0 <= x < width and 0 <= y < height)
+    return values[len(values) // 2]
+
+
+def test_every_chapter_reads_in_dark_mode(build, server, browser):
+    """On the dark theme (a reader whose system asks for it), every chapter is screenshot whole (under
+    test-output/pages/, ``-dark``); each figure and widget image shows a dark ground, not a light box, and
+    every caption, widget label and readout reads at 4.5:1 against what lies behind it."""
+    html, _ = build
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    network = _Network(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    context.route("**/*", network)
+    chapters = [page for page in _pages(html) if (html / "_sources" / page.with_suffix(".ipynb")).is_file()]
+    problems: dict[str, list[str]] = {}
+    for relative in chapters:
+        page = context.new_page()
+        page.goto(urljoin(server, relative.as_posix()), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        _wait_for_widgets(page)
+        _wait_for_images(page)
+        page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+        slug = relative.with_suffix("").as_posix().replace("/", "-")
+        page.screenshot(path=str(SCREENSHOTS / f"{slug}-dark.png"), full_page=True)
+        found = []
+        if page.evaluate("document.documentElement.dataset.theme") != "dark":
+            found.append("the page is not on the dark theme when the reader's system asks for it")
+        images = page.locator("article figure img")
+        for index in range(images.count()):
+            image = images.nth(index)
+            box = image.bounding_box()
+            if not box or box["width"] < 40 or not image.is_visible():
+                continue
+            image.scroll_into_view_if_needed()
+            ground = _ground(image.screenshot())
+            if ground > DARK_GROUND:
+                name = (image.get_attribute("src") or "")[-40:]
+                found.append(f"a figure shown as a light box on the dark page (ground luminance {ground:.2f}): {name}")
+        colours = page.evaluate(
+            """() => {
+                const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+                const behind = (node) => {
+                    for (let at = node; at; at = at.parentElement) {
+                        const colour = rgb(getComputedStyle(at).backgroundColor);
+                        if (colour.length >= 3 && (colour.length < 4 || colour[3] > 0.5)) return colour;
+                    }
+                    return rgb(getComputedStyle(document.body).backgroundColor);
+                };
+                return [...document.querySelectorAll("article figcaption, article .widget-label, article .widget-readout")]
+                    .filter((node) => node.checkVisibility() && node.textContent.trim())
+                    .map((node) => [node.textContent.trim().slice(0, 50), rgb(getComputedStyle(node).color), behind(node)]);
+            }"""
+        )
+        for text, colour, ground in colours:
+            lighter, darker = sorted([_luminance(colour), _luminance(ground)], reverse=True)
+            ratio = (lighter + 0.05) / (darker + 0.05)
+            if ratio < CONTRAST:
+                found.append(f"text at {ratio:.1f}:1 against its ground: {text}")
+        found += network.problems()
+        if found:
+            problems[relative.as_posix()] = sorted(set(found))
+        page.close()
+    context.close()
+    report = "\n".join(f"{page}:\n  " + "\n  ".join(found) for page, found in problems.items())
+    assert not problems, f"on the dark theme (screenshots in {SCREENSHOTS}):\n{report}"
