@@ -292,15 +292,7 @@ def _widget_problems(page, slug: str) -> list[str]:
     if not views:
         return problems
     controls = page.locator(CONTROL_SELECTOR)
-    if expected:
-        try:
-            page.wait_for_function(
-                "([selector, n]) => document.querySelectorAll(selector).length >= n",
-                arg=[CONTROL_SELECTOR, expected],
-                timeout=30_000,
-            )
-        except PlaywrightTimeoutError:
-            pass  # reported below with the counts
+    _wait_for_drawn(page, expected)  # a shortfall is reported below with the counts
     if controls.count() != expected:
         return problems + [f"{expected} controls in the widget state, {controls.count()} rendered"]
     for index in range(expected):
@@ -526,16 +518,23 @@ def _wait_for_widgets(page) -> int:
     expected = sum(
         model["model_name"] in CONTROL_MODELS for state in states for model in state["state"].values()
     )
-    if expected:
-        try:
-            page.wait_for_function(
-                "([selector, n]) => document.querySelectorAll(selector).length >= n",
-                arg=[CONTROL_SELECTOR, expected],
-                timeout=30_000,
-            )
-        except PlaywrightTimeoutError:
-            pass  # the controls that are missing show up in the checks that follow
+    _wait_for_drawn(page, expected)  # the controls that are missing show up in the checks that follow
     return expected
+
+
+def _wait_for_drawn(page, expected: int) -> None:
+    """Wait (up to 30 s) until ``expected`` widget controls are drawn; return either way, the callers
+    report a shortfall with its counts."""
+    if not expected:
+        return
+    try:
+        page.wait_for_function(
+            "([selector, n]) => document.querySelectorAll(selector).length >= n",
+            arg=[CONTROL_SELECTOR, expected],
+            timeout=30_000,
+        )
+    except PlaywrightTimeoutError:
+        pass
 
 
 def _table_problems(page) -> list[str]:
