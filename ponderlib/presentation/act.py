@@ -1,7 +1,4 @@
-"""Chapter 1 (ACT)'s tables: a live run's seeds (:func:`seed_table`) and Graves' figs. 4 to 6 as numbers
-(:func:`tau_evidence_table`), as Markdown that a cell tagged ``remove-input`` shows with
-:func:`ponderlib.presentation.tables.show`. The chapter's sentences are its own Markdown.
-"""
+"""Chapter 1 (ACT)'s tables, as Markdown: a live run's seeds and Graves' figs. 4 to 6 as numbers."""
 
 from __future__ import annotations
 
@@ -9,7 +6,7 @@ import math
 from collections.abc import Sequence
 
 from ponderlib.experiments.act import SeedCurves
-from ponderlib.presentation.tables import markdown_table
+from ponderlib.presentation.tables import markdown_table, mean_sd
 
 
 def signed(r: float, digits: int = 2) -> str:
@@ -39,24 +36,9 @@ def seed_table(curves: SeedCurves, accuracy: Sequence[float]) -> str:
             curves.seeds, accuracy, curves.correlation.tolist(), curves.ponder_steps.tolist(), curves.error
         )
     ]
-    header = [
-        "seed",
-        "held-out accuracy",
-        "r(difficulty, $N$)",
-        f"$N$ at difficulty {easiest}",
-        f"$N$ at difficulty {hardest}",
-        "worst error at one difficulty (%)",
-    ]
+    header = ["seed", "held-out accuracy", "r(difficulty, $N$)", f"$N$ at difficulty {easiest}",
+              f"$N$ at difficulty {hardest}", "worst error at one difficulty (%)"]
     return markdown_table(header, rows, align="rrrrrr")
-
-
-def _mean_sd(values: Sequence[float], digits: int = 2) -> str:
-    """``"mean ± sd"`` over seeds (the sample standard deviation; the mean alone for one value)."""
-    mean = sum(values) / len(values)
-    if len(values) == 1:
-        return f"{mean:.{digits}f}"
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-    return f"{mean:.{digits}f} ± {sd:.{digits}f}"
 
 
 def tau_evidence_table(evidence, minimum_slope: float, last_updates: int) -> str:
@@ -73,24 +55,13 @@ def tau_evidence_table(evidence, minimum_slope: float, last_updates: int) -> str
     rows = []
     for i, tau in enumerate(evidence.taus):
         r = [value for value in evidence.correlation[i].tolist() if not math.isnan(value)]
-        rows.append([
-            f"{tau:g}",
-            _mean_sd((100.0 * evidence.error[i]).tolist(), 1),
-            _mean_sd(evidence.ponder_steps[i].tolist()),
-            _mean_sd(slopes[i].tolist(), 3),
-            f"{evidence.growing(minimum_slope)[i]} of {seeds}",
-            f"{signed(min(r))} to {signed(max(r))}" if r else "undefined (constant $N$)",
-            f"{100.0 * float(gain[i].max()):.1f}",
-        ])
-    header = [
-        "$\\tau$",
-        "error (%)",
-        "ponder time $N(t)$",
-        "slope (steps per entry)",
-        f"seeds with slope ≥ {minimum_slope:g}",
-        "r(entries, $N$)",
-        f"largest rise of accuracy over the last {last_updates:,} updates (points)",
-    ]
+        rows.append([f"{tau:g}", mean_sd((100.0 * evidence.error[i]).tolist(), 1), mean_sd(evidence.ponder_steps[i].tolist()),
+                     mean_sd(slopes[i].tolist(), 3), f"{evidence.growing(minimum_slope)[i]} of {seeds}",
+                     f"{signed(min(r))} to {signed(max(r))}" if r else "undefined (constant $N$)",
+                     f"{100.0 * float(gain[i].max()):.1f}"])
+    header = ["$\\tau$", "error (%)", "ponder time $N(t)$", "slope (steps per entry)",
+              f"seeds with slope ≥ {minimum_slope:g}", "r(entries, $N$)",
+              f"largest rise of accuracy over the last {last_updates:,} updates (points)"]
     return markdown_table(header, rows, align="rrrrrrr")
 
 

@@ -1,10 +1,6 @@
-"""Chapter 3 (pointer attention)'s tables, as Markdown that a cell tagged ``remove-input`` shows with
-:func:`ponderlib.presentation.tables.show`: exact match by length (:func:`sort_length_table`), the decoders
-live and at one large budget (:func:`decoder_table`, :func:`converged_decoder_table`), the hulls live and
-near the paper's setting (:func:`hull_table`, :func:`hull_polygon_table`), and any per-seed columns of
-committed evidence (:func:`per_seed_table`). The chapter's sentences are its own Markdown.
-
-Fractions are written with three decimals. A seed's values are listed in the order the mappings give them.
+"""Chapter 3 (pointer attention)'s tables, as Markdown: exact match by length, the decoders live and at
+one large budget, the hulls live and near the paper's setting, and per-seed columns of committed evidence.
+Fractions are written with three decimals; seeds in the order the mappings give them.
 """
 
 from __future__ import annotations
@@ -15,7 +11,7 @@ from typing import Any
 
 from ponderlib.experiments.pointer import mean_and_half_range, updates_to_reach
 from ponderlib.figures import style
-from ponderlib.presentation.tables import markdown_table
+from ponderlib.presentation.tables import finite, markdown_table, require_groups
 
 HULL_METRICS = ("accuracy", "area_coverage", "invalid")
 """The per-point-count metrics a hull table reads, each ``{n: [one value per seed]}``."""
@@ -23,6 +19,10 @@ HULL_METRICS = ("accuracy", "area_coverage", "invalid")
 PAPER_HULLS = {"Vinyals et al. (trained on 5-50)": {5: 0.920, 10: 0.870}, "a public reproduction": {5: 0.938, 10: 0.879}}
 """The published polygon accuracies a hull figure marks: the paper's Table 1 row for 5 to 50 points and
 a public reproduction's (256 units, Adam decaying, a beam of 3), by number of points."""
+
+
+def _per_seed(values: Sequence[float]) -> str:
+    return ", ".join(f"{value:.3f}" for value in finite(values))
 
 
 def per_seed_table(seeds: Sequence[int], columns: Mapping[str, Sequence[float]], digits: int = 3) -> str:
@@ -42,57 +42,40 @@ def per_seed_table(seeds: Sequence[int], columns: Mapping[str, Sequence[float]],
     for name, values in columns.items():
         if len(values) != len(seeds):
             raise ValueError(f"column {name!r} has {len(values)} values, one per seed ({len(seeds)}) expected")
+        finite(values, f"columns[{name!r}]")
     rows = [[seed, *(f"{values[i]:.{digits}f}" for values in columns.values())] for i, seed in enumerate(seeds)]
     rows.append(["mean", *(f"{statistics.mean(values):.{digits}f}" for values in columns.values())])
     return markdown_table(["seed", *columns], rows, align="r" * (len(columns) + 1))
 
 
 def sort_length_table(by_length: Mapping[int, Mapping[int, float]], lengths: Sequence[int] = (5, 10, 15, 20)) -> str:
-    """Exact match at each of ``lengths``, one column per seed and their mean.
-
-    Args:
-        by_length: seed -> {array length: exact match} (a sorting run's ``by_length``).
-        lengths: the rows.
-    """
+    """Exact match at each of ``lengths`` (the rows), one column per seed and their mean (``by_length``:
+    seed -> {array length: exact match}, a sorting run's ``by_length``)."""
+    require_groups("by_length", by_length)
     seeds = list(by_length)
-    if not seeds:
-        raise ValueError("by_length must hold at least one seed, got none")
     rows = []
     for n in lengths:
+        if any(n not in by_length[seed] for seed in seeds):
+            raise ValueError(f"lengths holds {n}, which a seed of by_length has no exact match for")
         values = [by_length[seed][n] for seed in seeds]
         rows.append([n, *(f"{v:.3f}" for v in values), f"{statistics.mean(values):.3f}"])
     return markdown_table(["length", *(f"seed {seed}" for seed in seeds), "mean"], rows, align="r" * (len(seeds) + 2))
 
 
 def decoder_table(comparison: Mapping[str, Mapping[int, Any]]) -> str:
-    """The decoders' exact match per seed, its mean and half-range, and their mean element accuracy.
-
-    Args:
-        comparison: decoder -> seed -> a sorting result (its ``test.exact_match`` and
-            ``test.element_accuracy``, fractions).
-    """
-    if not comparison:
-        raise ValueError("comparison must hold at least one decoder, got none")
+    """The decoders' exact match per seed, its mean and half-range, and their mean element accuracy
+    (``comparison``: decoder -> seed -> a sorting result, its ``test.exact_match`` and ``test.element_accuracy``)."""
+    require_groups("comparison", comparison)
     seeds = list(next(iter(comparison.values())))
     rows = []
     for decoder, runs in comparison.items():
         exact = [runs[seed].test.exact_match for seed in seeds]
         elements = [runs[seed].test.element_accuracy for seed in seeds]
         mean, half_range = mean_and_half_range(exact)
-        rows.append(
-            [
-                style.label(decoder),
-                ", ".join(f"{x:.3f}" for x in exact),
-                f"{mean:.3f} ± {half_range:.3f}",
-                f"{statistics.mean(elements):.3f}",
-            ]
-        )
-    header = [
-        "decoder",
-        "exact match, " + ", ".join(f"seed {s}" for s in seeds),
-        "mean ± half-range",
-        "element accuracy, mean",
-    ]
+        rows.append([style.label(decoder), _per_seed(exact), f"{mean:.3f} ± {half_range:.3f}",
+                     f"{statistics.mean(elements):.3f}"])
+    header = ["decoder", "exact match, " + ", ".join(f"seed {s}" for s in seeds), "mean ± half-range",
+              "element accuracy, mean"]
     return markdown_table(header, rows, align="lrrr")
 
 
@@ -104,14 +87,9 @@ def converged_decoder_table(runs: Mapping[str, Sequence[Mapping]], thresholds: S
     """The decoders at one large budget, from run summaries (a preset's evidence): exact match on the test
     arrays at the end, per seed and its mean, and for each of ``thresholds`` the training update at which
     held-out exact match first reached it (:func:`~ponderlib.experiments.pointer.updates_to_reach`), per
-    seed, "never" when no evaluation did.
-
-    Args:
-        runs: decoder -> its runs' summaries (``exact_match``, ``curve`` and ``seed``), in seed order.
-        thresholds: fractions of held-out arrays sorted exactly.
-    """
-    if not runs or not all(runs.values()):
-        raise ValueError("runs must map each decoder to at least one run summary")
+    seed, "never" when no evaluation did. ``runs``: decoder -> its runs' summaries (``exact_match``,
+    ``curve`` and ``seed``), in seed order; ``thresholds``: fractions of held-out arrays sorted exactly."""
+    require_groups("runs", runs)
     if not thresholds or not all(0.0 < threshold <= 1.0 for threshold in thresholds):
         raise ValueError(f"thresholds must be fractions in (0, 1], at least one; got {list(thresholds)}")
     seeds = [summary["seed"] for summary in next(iter(runs.values()))]
@@ -120,17 +98,11 @@ def converged_decoder_table(runs: Mapping[str, Sequence[Mapping]], thresholds: S
         if [summary["seed"] for summary in summaries] != seeds:
             raise ValueError(f"every decoder must hold the seeds {seeds} in that order; {decoder} holds others")
         exact = [summary["exact_match"] for summary in summaries]
-        first = [
-            " / ".join(_updates(updates_to_reach(s["curve"], "exact_match", threshold)) for s in summaries)
-            for threshold in thresholds
-        ]
-        rows.append([style.label(decoder), ", ".join(f"{x:.3f}" for x in exact), f"{statistics.mean(exact):.3f}", *first])
-    header = [
-        "decoder",
-        "exact match at the end, " + ", ".join(f"seed {s}" for s in seeds),
-        "mean",
-        *(f"first at {threshold:.0%} held out (updates), per seed" for threshold in thresholds),
-    ]
+        first = [" / ".join(_updates(updates_to_reach(s["curve"], "exact_match", threshold)) for s in summaries)
+                 for threshold in thresholds]
+        rows.append([style.label(decoder), _per_seed(exact), f"{statistics.mean(exact):.3f}", *first])
+    header = ["decoder", "exact match at the end, " + ", ".join(f"seed {s}" for s in seeds), "mean",
+              *(f"first at {threshold:.0%} held out (updates), per seed" for threshold in thresholds)]
     return markdown_table(header, rows, align="lrr" + "r" * len(thresholds))
 
 
@@ -139,38 +111,30 @@ def _check_hull_metrics(metrics: Mapping[str, Mapping[int, Sequence[float]]], mo
     missing = [name for name in names if name not in metrics]
     if missing:
         raise ValueError(f"metrics must hold {', '.join(names)}; {', '.join(missing)} missing")
+    for name in names:
+        require_groups(f"metrics[{name!r}]", metrics[name])
 
 
-def _points_label(n: int, trained_max: int) -> str:
+def _points_label(n: int, trained_max: int, metrics: Mapping) -> str:
+    if any(n not in by_points for by_points in metrics.values()):
+        raise ValueError(f"point_counts holds {n}, which metrics has no values for")
     return f"{n} (longer than trained)" if n > trained_max else str(n)
-
-
-def _per_seed(values: Sequence[float]) -> str:
-    return ", ".join(f"{value:.3f}" for value in values)
 
 
 def hull_polygon_table(
     metrics: Mapping[str, Mapping[int, Sequence[float]]], point_counts: Sequence[int], trained_max: int = 10
 ) -> str:
-    """Polygon accuracy and area coverage per seed, with the means of both, of exact-sequence accuracy and
-    of invalid outputs, one row per point count (counts above ``trained_max`` marked "longer than
-    trained"): the table of hulls near the paper's setting.
-
-    Args:
-        metrics: ``"polygon_accuracy"`` and the names of :data:`HULL_METRICS` -> {point count: one
-            fraction per seed} (as :func:`ponderlib.experiments.pointer.metric_by_points` gives them).
-        point_counts: the rows.
-        trained_max: the most points a training set had.
-    """
+    """The hulls near the paper's setting, one row per point count: polygon accuracy and area coverage
+    per seed with their means, and the means of exact-sequence accuracy and of invalid outputs.
+    ``metrics`` holds ``"polygon_accuracy"`` besides :func:`hull_table`'s."""
     _check_hull_metrics(metrics, ("polygon_accuracy",))
     rows = []
     for n in point_counts:
+        label = _points_label(n, trained_max, metrics)
         polygon, area = metrics["polygon_accuracy"][n], metrics["area_coverage"][n]
-        rows.append([
-            _points_label(n, trained_max), _per_seed(polygon), f"{statistics.mean(polygon):.3f}",
-            f"{statistics.mean(metrics['accuracy'][n]):.3f}", _per_seed(area), f"{statistics.mean(area):.3f}",
-            f"{statistics.mean(metrics['invalid'][n]):.3f}",
-        ])
+        rows.append([label, _per_seed(polygon), f"{statistics.mean(polygon):.3f}",
+                     f"{statistics.mean(metrics['accuracy'][n]):.3f}", _per_seed(area), f"{statistics.mean(area):.3f}",
+                     f"{statistics.mean(metrics['invalid'][n]):.3f}"])
     header = ["points", "polygon accuracy per seed", "mean", "exact sequence, mean", "area coverage per seed",
               "mean", "invalid outputs, mean"]
     return markdown_table(header, rows, align="lrrrrrr")
@@ -180,26 +144,15 @@ def hull_table(
     metrics: Mapping[str, Mapping[int, Sequence[float]]], point_counts: Sequence[int], trained_max: int = 10
 ) -> str:
     """Hull accuracy per seed and its mean, mean area coverage and mean fraction of invalid outputs, one
-    row per point count; counts above ``trained_max`` are marked "longer than trained".
-
-    Args:
-        metrics: ``"accuracy"``, ``"area_coverage"``, ``"invalid"`` -> {point count: one fraction per seed}
-            (as :func:`ponderlib.experiments.pointer.metric_by_points` gives them).
-        point_counts: the rows.
-        trained_max: the most points a training set had.
-    """
+    row per point count (``point_counts``; above ``trained_max`` marked "longer than trained").
+    ``metrics``: :data:`HULL_METRICS` -> {point count: one fraction per seed}, as
+    :func:`ponderlib.experiments.pointer.metric_by_points` gives them."""
     _check_hull_metrics(metrics)
     rows = []
     for n in point_counts:
+        label = _points_label(n, trained_max, metrics)
         accuracy = metrics["accuracy"][n]
-        rows.append(
-            [
-                _points_label(n, trained_max),
-                _per_seed(accuracy),
-                f"{statistics.mean(accuracy):.3f}",
-                f"{statistics.mean(metrics['area_coverage'][n]):.3f}",
-                f"{statistics.mean(metrics['invalid'][n]):.3f}",
-            ]
-        )
+        rows.append([label, _per_seed(accuracy), f"{statistics.mean(accuracy):.3f}",
+                     f"{statistics.mean(metrics['area_coverage'][n]):.3f}", f"{statistics.mean(metrics['invalid'][n]):.3f}"])
     header = ["points", "accuracy per seed", "accuracy, mean", "area coverage, mean", "invalid outputs, mean"]
     return markdown_table(header, rows, align="lrrrr")

@@ -7,7 +7,8 @@ configuration asks MyST-NB to parse generated Markdown as MyST (``nb_render_mark
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 
 from IPython.display import Markdown
 
@@ -36,6 +37,8 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], alig
     rule = {"l": ":---", "r": "---:", "c": ":---:"}
     lines = ["| " + " | ".join(map(_cell, header)) + " |", "|" + "|".join(rule[a] for a in align) + "|"]
     for i, row in enumerate(rows):
+        if isinstance(row, str) or not isinstance(row, Sequence):
+            raise ValueError(f"rows[{i}] must be a sequence of cells, got {type(row).__name__}")
         row = list(row)
         if len(row) != len(header):
             raise ValueError(f"rows[{i}] has {len(row)} cells, the header {len(header)}")
@@ -58,6 +61,61 @@ def listed(values: Sequence[str]) -> str:
     if len(values) <= 1:
         return "".join(values)
     return f"{', '.join(values[:-1])} and {values[-1]}"
+
+
+def mean_range(values: Sequence[float], digits: int = 2) -> str:
+    """``"mean (min to max)"`` over seeds.
+
+    >>> mean_range([1, 2, 6])
+    '3.00 (1.00 to 6.00)'
+    """
+    values = finite(values)
+    return f"{sum(values) / len(values):.{digits}f} ({min(values):.{digits}f} to {max(values):.{digits}f})"
+
+
+def range_mean(values: Sequence[float], digits: int = 2) -> str:
+    """``"min to max (mean m)"`` over seeds.
+
+    >>> range_mean([0.5, 0.25, 1.0])
+    '0.25 to 1.00 (mean 0.58)'
+    """
+    values = finite(values)
+    return f"{min(values):.{digits}f} to {max(values):.{digits}f} (mean {sum(values) / len(values):.{digits}f})"
+
+
+def mean_sd(values: Sequence[float], digits: int = 2) -> str:
+    """``"mean ± sd"`` over seeds (the sample standard deviation; the mean alone for one value).
+
+    >>> mean_sd([1.0, 3.0], 1), mean_sd([2.0])
+    ('2.0 ± 1.4', '2.00')
+    """
+    values = finite(values)
+    mean = sum(values) / len(values)
+    if len(values) == 1:
+        return f"{mean:.{digits}f}"
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    return f"{mean:.{digits}f} ± {sd:.{digits}f}"
+
+
+def finite(values: Sequence[float], name: str = "values") -> list[float]:
+    """``values`` as a list of at least one number, none NaN (a table never prints ``nan`` for a run's
+    result); ``name`` is the argument an error names."""
+    values = [float(v) for v in values]
+    if not values:
+        raise ValueError(f"{name} must hold at least one number, got none")
+    if any(math.isnan(v) for v in values):
+        raise ValueError(f"{name} must hold no NaN, got {values}")
+    return values
+
+
+def require_groups(name: str, groups: Mapping) -> None:
+    """Refuse an empty ``groups`` (label -> runs) or a label with no runs, naming the argument ``name``:
+    a table of nothing would hide a missing evidence set."""
+    if not groups:
+        raise ValueError(f"{name} must hold at least one entry, got none")
+    for label, runs in groups.items():
+        if len(runs) == 0:
+            raise ValueError(f"{name}[{label!r}] must hold at least one run, got none")
 
 
 def evidence_table(sets: Sequence) -> str:

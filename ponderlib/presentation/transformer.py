@@ -1,13 +1,6 @@
-"""Chapter 4's tables of its Universal Transformer runs on assignment chains, as Markdown.
-
-Each function turns results into a table that a chapter cell tagged ``remove-input`` shows: the live
-runs per seed, and, for the reproduction report, the evidence per seed and per setting. The sentences
-are the chapter's own Markdown.
-
-A *run* is what :func:`~ponderlib.tasks.chains.train_chains` returns: its ``config`` and its ``tests``
-(``"trained"``: a :class:`~ponderlib.tasks.chains.ChainsEvaluation`). ``runs`` maps each model name
-(``"act"``, ``"act-deep-start"``, ``"fixed"``, ``"pondernet"``) to its runs, one per seed, in seed
-order. A *summary* is a run's JSON summary, as the committed evidence holds it.
+"""Chapter 4's tables of its Universal Transformer runs on assignment chains, as Markdown: the live runs
+per seed and, for the report, the evidence per seed and per setting. A *run* is what
+:func:`~ponderlib.tasks.chains.train_chains` returns; a *summary* its JSON record in the evidence.
 """
 
 from __future__ import annotations
@@ -18,21 +11,14 @@ from typing import Any
 
 from ponderlib.experiments.transformer import LEARNT_ACCURACY, StepsDistribution
 from ponderlib.figures import style
-from ponderlib.presentation.tables import markdown_table
+from ponderlib.presentation.tables import markdown_table, range_mean, require_groups
 
 Runs = Mapping[str, Sequence[Any]]
-"""Model name -> its runs (each with ``config`` and ``tests``), one per seed."""
+"""Model name (``"act"``, ``"fixed"``, ...) -> its runs (each with ``config`` and ``tests``), one per seed."""
 
 
-def spread(values: Sequence[float]) -> str:
-    """``"0.02 to 0.93 (mean 0.51)"``: the smallest, the largest and the mean of ``values``.
-
-    >>> spread([0.5, 0.25, 1.0])
-    '0.25 to 1.00 (mean 0.58)'
-    """
-    if len(values) == 0:
-        raise ValueError("values must hold at least one number, got none")
-    return f"{min(values):.2f} to {max(values):.2f} (mean {sum(values) / len(values):.2f})"
+spread = range_mean
+"""``"0.02 to 0.93 (mean 0.51)"``: the smallest, the largest and the mean of some values."""
 
 
 def _r(value: float | None) -> str:
@@ -43,16 +29,15 @@ def _r(value: float | None) -> str:
 def live_table(runs: Runs) -> str:
     """Per model and seed: held-out accuracy, mean ponder steps, and the correlation of ponder steps with
     the required depth, over all positions and within each position (:meth:`ChainsEvaluation.correlations`)."""
+    require_groups("runs", runs)
     header = ["method", "seed", "accuracy", "ponder steps", "r(N, d)", "r(N, d) within position"]
     rows = []
     for method, method_runs in runs.items():
         for run in method_runs:
             trained = run.tests["trained"]
             correlations = trained.correlations()
-            rows.append([
-                style.label(method), run.config.seed, f"{trained.accuracy:.3f}", f"{trained.mean_ponder_steps:.2f}",
-                _r(correlations["depth"]), _r(correlations["depth_given_position"]),
-            ])
+            rows.append([style.label(method), run.config.seed, f"{trained.accuracy:.3f}", f"{trained.mean_ponder_steps:.2f}",
+                         _r(correlations["depth"]), _r(correlations["depth_given_position"])])
     return markdown_table(header, rows, align="lrrrrr")
 
 
@@ -61,8 +46,7 @@ def seed_table(by_seed: Mapping[int, Mapping[str, Mapping]], deepest: int) -> st
     held-out accuracy, accuracy at ``deepest`` hops and mean ponder steps per position, as
     ``"0.999 / 0.986 / 2.61"``; a learnt run (accuracy at least
     :data:`~ponderlib.experiments.transformer.LEARNT_ACCURACY`) in bold."""
-    if len(by_seed) == 0:
-        raise ValueError("by_seed must hold at least one seed, got none")
+    require_groups("by_seed", by_seed)
     models = list(next(iter(by_seed.values())))
 
     def cell(summary: Mapping) -> str:
@@ -78,18 +62,15 @@ def setting_table(settings: Mapping[str, Sequence[Mapping]], deepest: int) -> st
     """One row per setting (``settings``: label -> run summaries, one per seed): how many runs learn the
     chains, and as :func:`spread` over the runs the held-out accuracy, the accuracy at ``deepest`` hops,
     on longer programs with deeper chains, and the mean ponder steps per position."""
+    require_groups("settings", settings)
     header = ["setting", "learn the chains", "accuracy", f"accuracy at {deepest} hops",
               "accuracy, longer and deeper", "ponder steps per position"]
     rows = []
     for label, summaries in settings.items():
-        if len(summaries) == 0:
-            raise ValueError(f"settings[{label!r}] must hold at least one run summary, got none")
         learnt = sum(s["test_accuracy"] >= LEARNT_ACCURACY for s in summaries)
-        rows.append([
-            label, f"{learnt} of {len(summaries)}", spread([s["test_accuracy"] for s in summaries]),
-            spread([s["accuracy_by_depth"][str(deepest)] for s in summaries]),
-            spread([s["deeper_accuracy"] for s in summaries]), spread([s["test_ponder_steps"] for s in summaries]),
-        ])
+        columns = ([s["test_accuracy"] for s in summaries], [s["accuracy_by_depth"][str(deepest)] for s in summaries],
+                   [s["deeper_accuracy"] for s in summaries], [s["test_ponder_steps"] for s in summaries])
+        rows.append([label, f"{learnt} of {len(summaries)}", *map(spread, columns)])
     return markdown_table(header, rows, align="lrllll")
 
 
@@ -103,20 +84,18 @@ def correlation_table(settings: Mapping[str, Sequence[Mapping]]) -> str:
         values = [s[name] for s in summaries if s.get(name) is not None]
         return spread(values) if values else "–"
 
+    require_groups("settings", settings)
     header = ["setting", "r(N, d)", "r(N, d) within position", "r(E[N], d)", "r(d, position) in the data"]
-    rows = [
-        [
-            label, cell(summaries, "test_depth_correlation"), cell(summaries, "test_depth_correlation_given_position"),
-            cell(summaries, "test_expected_depth_correlation"), cell(summaries, "test_depth_position_correlation"),
-        ]
-        for label, summaries in settings.items()
-    ]
+    names = ("test_depth_correlation", "test_depth_correlation_given_position", "test_expected_depth_correlation",
+             "test_depth_position_correlation")
+    rows = [[label, *(cell(summaries, name) for name in names)] for label, summaries in settings.items()]
     return markdown_table(header, rows)
 
 
 def distribution_table(distributions: Mapping[str, Mapping[int, StepsDistribution]]) -> str:
     """Ponder steps per required depth as the paper reports bAbI's, mean ± standard deviation over every
     position of that depth in every run (``distributions``: method -> :func:`pooled_steps`)."""
+    require_groups("distributions", distributions)
     methods = list(distributions)
     depths = sorted(set.intersection(*(set(table) for table in distributions.values())))
     header = ["required depth", *(style.label(method) for method in methods)]
