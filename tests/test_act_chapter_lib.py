@@ -511,3 +511,29 @@ def test_tau_seed_table_has_one_row_per_network():
     tau, seed, error, ponder, slope, gain = (cell.strip() for cell in lines[2].strip("|").split("|"))
     assert (tau, seed) == ("0.001", "0")
     assert error == f"{100 * float(evidence.error[0, 0]):.1f}" and slope == f"{float(evidence.slope[0, 0]):+.3f}"
+
+
+def test_graves_figures_by_size_draw_each_size_and_the_networks_without_act():
+    from ponderlib.figures.act import plot_error_by_difficulty, plot_tau_evidence_by_size
+
+    small = TauEvidence.from_summaries(_tau_summaries())
+    fig = plot_tau_evidence_by_size({32: small, 16: small}, no_act_error={16: [0.4, 0.5]})
+    error16, error32, steps16, steps32 = fig.axes[:4]
+    assert [error16.get_title(), error32.get_title()] == ["16 entries", "32 entries"]  # sizes ascending
+    dashed = [line for line in error16.get_lines() if line.get_linestyle() == "--"]
+    assert len(dashed) == 1 and dashed[0].get_ydata()[0] == pytest.approx(45.0)  # (40 + 50) / 2
+    assert not [line for line in error32.get_lines() if line.get_linestyle() == "--"]
+    assert all(ax.get_xscale() == "log" for ax in (error16, error32, steps16, steps32))
+    plt.close(fig)
+    with pytest.raises(ValueError, match="no_act_error holds sizes \\[64\\]"):
+        plot_tau_evidence_by_size({16: small}, no_act_error={64: [0.5]})
+    with pytest.raises(ValueError, match="by_size must hold at least one"):
+        plot_tau_evidence_by_size({})
+    fig = plot_error_by_difficulty({"16 entries, no ACT": small.curves(0), "32": small.curves(1)})
+    panels = [ax for ax in fig.axes if ax.axison]
+    assert [ax.get_title() for ax in panels] == ["16 entries, no ACT", "32"]
+    mean = panels[0].get_lines()[-1]  # tau 0.001, seeds 0 and 1: errors 1..4 % and their mean
+    assert [round(v, 6) for v in mean.get_ydata()] == [round(100 * v, 6) for v in small.error_by_difficulty[0].mean(dim=0).tolist()]
+    plt.close(fig)
+    with pytest.raises(ValueError, match="groups must hold at least one"):
+        plot_error_by_difficulty({})

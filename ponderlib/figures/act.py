@@ -216,7 +216,7 @@ def plot_ponder_during_training(groups) -> Figure:
     return fig
 
 
-def _tau_band(ax, taus, values, seeds: Sequence[int]) -> None:
+def _tau_band(ax, taus, values, seeds: Sequence[int], decades_only: bool = False) -> None:
     """Each seed as a dot in its own shade, the mean as a line and the min-max spread as a band, against
     ``tau``; ``values`` is ``(T, S)``, ``seeds`` the ``S`` seeds."""
     color = style.color("act")
@@ -231,13 +231,15 @@ def _tau_band(ax, taus, values, seeds: Sequence[int]) -> None:
         alpha=0.15,
         label="spread (min to max)",
     )
-    _tau_axis(ax, taus)
+    _tau_axis(ax, taus, decades_only)
 
 
-def _tau_axis(ax, taus) -> None:
-    """A log axis of ``tau`` with a tick at each value of the grid and no others."""
+def _tau_axis(ax, taus, decades_only: bool = False) -> None:
+    """A log axis of ``tau`` with a tick at each value of the grid and no others, labelled (only the
+    powers of ten when ``decades_only``, for a narrow panel)."""
     ax.set_xscale("log")
-    ax.set_xticks(list(taus), [f"{tau:g}" for tau in taus])
+    decade = [abs(math.log10(tau) - round(math.log10(tau))) < 1e-9 for tau in taus]
+    ax.set_xticks(list(taus), [f"{tau:g}" if is_decade or not decades_only else "" for tau, is_decade in zip(taus, decade)])
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel(r"time penalty $\tau$")
 
@@ -362,6 +364,66 @@ def plot_tau_evidence(evidence) -> Figure:
     return style.finish(fig, r"Error and ponder time against the time penalty $\tau$", ncol=3)
 
 
+@style.book_figure
+def plot_tau_evidence_by_size(by_size, no_act_error=None) -> Figure:
+    """Graves' figs. 4 and 5 at several vector sizes side by side: error (above) and mean ponder time
+    (below) against ``tau``, one column per size, every seed a dot, the mean a line, the spread a band;
+    the networks without ACT as a dashed line (their mean error) over a grey band (their spread).
+
+    Args:
+        by_size: the number of entries -> its :class:`ponderlib.experiments.act.TauEvidence`.
+        no_act_error: the number of entries -> the held-out error of each network without ACT (fractions);
+            a size may be missing.
+    """
+    if len(by_size) == 0:
+        raise ValueError("by_size must hold at least one vector size, got none")
+    no_act_error = no_act_error or {}
+    if set(no_act_error) - set(by_size):
+        raise ValueError(f"no_act_error holds sizes {sorted(set(no_act_error) - set(by_size))} that by_size does not")
+    sizes = sorted(by_size)
+    fig, axes = plt.subplots(2, len(sizes), figsize=(style.MAX_WIDTH, 6.0), sharey="row", squeeze=False)
+    for column, size in enumerate(sizes):
+        evidence, ax_error, ax_steps = by_size[size], axes[0, column], axes[1, column]
+        _tau_band(ax_error, evidence.taus, 100.0 * evidence.error, evidence.seeds, decades_only=len(sizes) > 1)
+        if size in no_act_error:
+            errors = [100.0 * e for e in no_act_error[size]]
+            ax_error.axhspan(min(errors), max(errors), color="0.5", alpha=0.15, lw=0)
+            label = f"without ACT ({_seeds_label(len(errors))})"
+            ax_error.axhline(sum(errors) / len(errors), color="0.3", ls="--", lw=1.5, label=label)
+        ax_error.set_title(f"{size} entries", fontsize=style.FONT_SIZE)
+        ax_error.set_xlabel("")
+        _tau_band(ax_steps, evidence.taus, evidence.ponder_steps, evidence.seeds, decades_only=len(sizes) > 1)
+    axes[0, 0].set_ylabel("held-out error (%)")
+    axes[0, 0].set_ylim(bottom=0)
+    axes[1, 0].set_ylabel("mean ponder time $N(t)$")
+    axes[1, 0].set_ylim(bottom=0)
+    return style.finish(fig, r"Error and ponder time against $\tau$, by vector size", ncol=4)
+
+
+@style.book_figure
+def plot_error_by_difficulty(groups) -> Figure:
+    """Held-out error against the number of non-zero entries, one panel per group (e.g. the networks
+    without ACT at each vector size), every seed a thin line, their mean thick (Graves' sec. 3.1: "the
+    error rate increases sharply with the difficulty of the task").
+
+    Args:
+        groups: a panel's title -> its :class:`ponderlib.experiments.act.SeedCurves`.
+    """
+    if len(groups) == 0:
+        raise ValueError("groups must hold at least one group of runs, got none")
+    fig, axes, empty = style.panel_grid(len(groups), 3.0, sharey=True)
+    for i, (ax, (title, curves)) in enumerate(zip(axes, groups.items())):
+        _seed_lines(ax, curves.difficulty, 100.0 * curves.error, [f"seed {seed}" for seed in curves.seeds])
+        ax.set_title(title, fontsize=style.FONT_SIZE)
+        ax.set_xticks(curves.difficulty.tolist()[:: max(1, round(len(curves.difficulty) / 6))])
+        ax.set_ylim(0, 100)
+        if i % 2 == 0:
+            ax.set_ylabel("held-out error (%)")
+    style.grid_legend(fig, axes, empty, ncol=3)
+    fig.suptitle("Error against the number of non-zero entries")
+    return fig
+
+
 def _tau_colors(taus) -> list:
     """One colour per ``tau``, from the colormap's dark end (small ``tau``) to its light end."""
     colormap = plt.get_cmap("viridis")
@@ -414,7 +476,7 @@ def plot_ponder_by_difficulty_per_tau(evidence) -> Figure:
         slope = f"{mean_slope:+.2f}" if abs(mean_slope) >= 0.005 else "0.00"  # never "-0.00"
         ax.set_title(rf"$\tau$ = {tau:g}: slope {slope} steps/entry", fontsize=style.FONT_SIZE)
         ax.set_ylim(0, top)
-        ax.set_xticks(evidence.difficulty[::3])
+        ax.set_xticks(evidence.difficulty[:: max(1, round(len(evidence.difficulty) / 6))])
         if i % 2 == 0:
             ax.set_ylabel("mean $N(t)$")
         if i < len(axes) - 2:
