@@ -954,3 +954,67 @@ def test_every_chapter_reads_in_dark_mode(build, server, browser):
     context.close()
     report = "\n".join(f"{page}:\n  " + "\n  ".join(found) for page, found in problems.items())
     assert not problems, f"on the dark theme (screenshots in {SCREENSHOTS}):\n{report}"
+
+
+# What a reader searches for, and the page that must come first: the chapter that teaches it.
+SEARCHES = {"PonderNet": "book/ch2_pondernet.html", "halting": "book/ch1_act.html", "pointer": "book/ch3_pointer_attention.html"}
+
+
+@pytest.mark.parametrize("device", list(READER_WIDTHS))
+def test_search_finds_the_chapters_first_with_snippets_that_read(build, server, browser, device):
+    """The site's search, offline, at both widths: for each of :data:`SEARCHES` the chapter that
+    teaches it is the first result and no API object is listed above a page of the book; each of the
+    first ten results (pages and API objects) shows a snippet of body text (not the page's title, launch
+    buttons and list of sections); no result title breaks inside a word."""
+    network = _Network(server)
+    phone = dict(is_mobile=True, has_touch=True, device_scale_factor=1) if device == "phone" else {}
+    context = browser.new_context(viewport={"width": READER_WIDTHS[device], "height": 900}, **phone)
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    context.route("**/*", network)
+    page = context.new_page()
+    problems = []
+    for query, expected in SEARCHES.items():
+        page.goto(urljoin(server, f"search.html?q={query}"), wait_until="load")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#search-results li p.context').length >= 10"
+            " || /finished|did not match/i.test(document.querySelector('#search-results')?.textContent || '')"
+        )
+        page.wait_for_timeout(1000)  # the last snippets are fetched page by page
+        results = page.evaluate(
+            """() => [...document.querySelectorAll('#search-results li')].map((item) => {
+                const link = item.querySelector('a');
+                const snippet = item.querySelector('p.context');
+                // a word drawn on two lines has two boxes
+                const broken = [];
+                const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    for (const match of node.textContent.matchAll(/[^\\s\\u200b]+/g)) {  // a zero-width space may break
+                        const range = document.createRange();
+                        range.setStart(node, match.index);
+                        range.setEnd(node, match.index + match[0].length);
+                        if (new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size > 1) broken.push(match[0]);
+                    }
+                }
+                return {href: new URL(link.href).pathname.replace(/^\\//, ''), title: link.textContent.trim(),
+                        broken, snippet: snippet ? snippet.textContent.trim() : ''};
+            })"""
+        )
+        if not results:
+            problems.append(f"{query!r}: no results")
+            continue
+        if results[0]["href"] != expected:
+            problems.append(f"{query!r}: the first result is {results[0]['href']} ({results[0]['title']}), not {expected}")
+        kinds = ["api" if "autoapi/" in result["href"] else "book" for result in results]
+        if "api" in kinds and "book" in kinds[kinds.index("api"):]:
+            problems.append(f"{query!r}: an API object is listed above a page of the book")
+        for result in results[:10]:
+            snippet = result["snippet"].strip(". ")
+            if len(snippet) < 60:
+                problems.append(f"{query!r}: {result['href']} has no snippet that reads: {snippet!r}")
+            elif snippet.startswith(result["title"][:30]) or re.search(r"Open issue|\.ipynb \.pdf|^Contents", snippet):
+                problems.append(f"{query!r}: {result['href']}'s snippet is its title or page furniture: {snippet[:80]!r}")
+            if result["broken"]:
+                problems.append(f"{query!r}: the title {result['title']!r} breaks inside {result['broken']}")
+    problems += network.problems()
+    context.close()
+    assert not problems, "\n".join(problems)
