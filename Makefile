@@ -30,7 +30,7 @@ EXECUTE = PONDERLIB_PROGRESS=0 $(BIN)/jupyter nbconvert --to notebook --execute 
 # Warnings are errors; --keep-going reports all of them before failing.
 JUPYTER_BOOK_BUILD = $(BIN)/jupyter-book build --warningiserror --keep-going
 
-.PHONY: book test test-fast setup execute html lock evidence clean
+.PHONY: book test test-fast setup execute html pdf lock evidence clean
 
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
@@ -83,6 +83,12 @@ execute: setup
 
 html: setup $(NODE_MODULES)
 	$(JUPYTER_BOOK_BUILD) . --path-output .
+
+# The whole book as one PDF, _build/html/book.pdf (the intro links it), printed from the HTML that `make book`
+# or `make html` built by the system Chromium (/usr/bin/chromium), every page in the order of _toc.yml.
+pdf: setup
+	test -f _build/html/index.html || $(MAKE) --no-print-directory html
+	$(BIN)/python scripts/book_pdf.py _build/html _build/html/book.pdf
 
 # The evidence the chapters read: each sweep preset (ponderlib.sweep.presets) run, or resumed where it
 # stopped, into evidence/<preset>.jsonl on local worker processes, one per core (one torch thread

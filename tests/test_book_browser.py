@@ -1018,3 +1018,35 @@ def test_search_finds_the_chapters_first_with_snippets_that_read(build, server, 
     problems += network.problems()
     context.close()
     assert not problems, "\n".join(problems)
+
+
+def test_the_book_prints_to_one_pdf(build, tmp_path):
+    """``make pdf`` (scripts/book_pdf.py) on the built book: one PDF with a bookmark per page of the table
+    of contents, in its order and under its title; every slider or menu figure printed with the note
+    that says so; the launch buttons and the sidebars not printed."""
+    pypdf = pytest.importorskip("pypdf")
+    if not CHROMIUM.is_file():
+        _unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import book_pdf
+
+    html, _ = build
+    output = tmp_path / "book.pdf"
+    pages = book_pdf.print_book(html, output)
+    reader = pypdf.PdfReader(str(output))
+    assert len(reader.pages) == pages and pages > 20 * len(_lessons())
+    documents = book_pdf.toc_pages(ROOT / "_toc.yml")
+    bookmarks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
+    assert len(bookmarks) == len(documents) and [page for _, page in bookmarks] == sorted(page for _, page in bookmarks)
+    for (title, _), document in zip(bookmarks, documents):
+        page = (html / f"{document}.html").read_text(encoding="utf-8")
+        assert html_module.escape(title, quote=False) in page, f"bookmark {title!r} is not {document}'s title"
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    state = re.compile(r'<script type="application/vnd\.jupyter\.widget-state\+json">(.*?)</script>', re.S)
+    with_controls = sum(  # pages whose widget state holds a control a reader moves
+        any(model["model_name"] in CONTROL_MODELS for model in json.loads(found)["state"].values())
+        for document in documents
+        for found in state.findall((html / f"{document}.html").read_text(encoding="utf-8"))
+    )
+    assert with_controls and text.count("Printed at its default setting") >= with_controls
+    assert "Open issue" not in text  # the launch buttons are not printed
