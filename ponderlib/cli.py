@@ -327,6 +327,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _out_of_memory(exc: BaseException) -> bool:
+    """An allocation that failed (CPU or GPU), as torch or Python reports it, and nothing else."""
+    if isinstance(exc, MemoryError):
+        return True
+    text = str(exc)
+    return "can't allocate memory" in text or "out of memory" in text.lower()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     parser = build_parser()
@@ -336,6 +344,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         output = args.run(args)
     except (ValueError, TypeError) as exc:
         parser.error(str(exc))
+    except (MemoryError, RuntimeError) as exc:
+        if not _out_of_memory(exc):
+            raise
+        parser.error(
+            "out of memory: the run's tensors do not fit this machine (batch_size times the model's width, the "
+            "input's length and max_ponder_steps); lower one of them. torch: " + str(exc).split(". Error code")[0]
+        )
     except SweepIncomplete as exc:
         parser.exit(1, f"{parser.prog}: {exc}\n")
     args.show(output, args.json)

@@ -177,6 +177,16 @@ def test_cli_refuses_a_huge_count_at_once_under_a_memory_cap(args, name):
     assert time.perf_counter() - start < 60
 
 
+def test_sizes_each_within_bounds_that_do_not_fit_together_are_one_line_not_a_traceback(tmp_path):
+    """Each count below its bound, their product beyond the memory cap: torch's failed allocation becomes
+    the CLI's one-line error naming the sizes to lower, with exit status 2, and no results file."""
+    results = tmp_path / "runs.jsonl"
+    proc = run_capped("sweep", "parity", "--grid", f"batch_size={MAX_BATCH}", "--set", f"hidden={MAX_WIDTH}",
+                      "--set", "max_ponder_steps=100", "--set", "max_updates=1", "--seeds", "0", "--results", str(results))
+    assert_one_line_exit_2(proc, "out of memory", "batch_size", "max_ponder_steps")
+    assert not results.exists() or results.read_text() == ""
+
+
 # --- 2. settings that could only fail after training ---------------------------------------------
 
 
