@@ -457,16 +457,6 @@ def test_a_mechanism_built_by_hand_bounds_its_ponder_steps(build):
         build()
 
 
-@pytest.mark.parametrize("threshold", [NAN, 1.5, -0.1])
-def test_a_settled_step_threshold_outside_0_1_is_refused_not_read_as_step_1(threshold):
-    from ponderlib.experiments.pondernet import StepAccuracy
-
-    table = StepAccuracy(torch.tensor([1, 2]), torch.tensor([[0.5, 0.99], [0.4, 0.6]]), torch.full((2, 2), 0.5))
-    assert table.settled_step(1, 0.95) == 2
-    with pytest.raises(ValueError, match=r"^threshold must be in \[0, 1\], got"):
-        table.settled_step(1, threshold)
-
-
 def test_an_empty_evidence_file_is_described_as_empty_not_with_blanks(tmp_path):
     from ponderlib.sweep.evidence import Evidence
 

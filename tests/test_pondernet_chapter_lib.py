@@ -61,30 +61,15 @@ def test_evaluate_by_difficulty_covers_each_difficulty(tiny_runs):
         evaluate_by_difficulty(runs["act"].model, 3, difficulties=[4], seed=0)
 
 
-def test_inference_compute_counts_step_evaluations(tiny_runs):
-    model = tiny_runs["pondernet"].model
-    inputs = parity_experiments.test_batch(TINY, 32).inputs
-    compute = pondernet_experiments.inference_compute(model, inputs, seed=0, repeats=1)
-    assert compute.full_sample_ponder_steps == 32 * TINY.max_ponder_steps
-    assert 32 <= compute.sample_ponder_steps <= compute.full_sample_ponder_steps
-    assert 0.0 < compute.fraction_of_full <= 1.0
-    assert 1 <= compute.ponder_steps_run <= TINY.max_ponder_steps
-    with pytest.raises(ValueError, match="PonderNet"):
-        pondernet_experiments.inference_compute(torch.nn.Linear(3, 1), inputs, seed=0)
-
-
 def test_pondernet_plots_return_labelled_figures(tiny_runs):
     lambdas = torch.tensor([[0.2, 0.5, 0.3]])
     runs = tiny_runs
-    evaluations = {m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in runs.items()}
     halting = parity_experiments.HaltingSummary.of(runs["pondernet"])
     figures = [
         plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
         plots.plot_halting_vs_prior(
             {"a": halting.halting_probs, "b": halting.halting_probs}, geometric_prior(0.5, 5), 0.5
         ),
-        plots.plot_training_histories({m: r.history for m, r in runs.items()}),
-        plots.plot_by_difficulty(evaluations, trained_max=2),
         plots.plot_sensitivity({0.5: [halting]}, {0.3: [halting] * 2, 0.5: [halting] * 2}, title="two seeds"),
     ]
     for figure in figures:
@@ -92,44 +77,11 @@ def test_pondernet_plots_return_labelled_figures(tiny_runs):
         plt.close(figure)
 
 
-def test_step_accuracy_scores_every_ponder_step(tiny_runs):
-    model = tiny_runs["pondernet"].model
-    result = pondernet_experiments.step_accuracy_by_difficulty(model, 3, samples_per_difficulty=16, seed=0)
-    assert result.difficulty.tolist() == [1, 2, 3]
-    assert result.accuracy.shape == result.halting_probs.shape == (3, TINY.max_ponder_steps)
-    assert ((result.accuracy >= 0) & (result.accuracy <= 1)).all()
-    assert torch.allclose(result.halting_probs.sum(dim=1), torch.ones(3), atol=1e-5)
-    assert torch.equal(result.best_step_accuracy(), result.accuracy.max(dim=1).values)
-    with pytest.raises(ValueError, match="PonderNet"):
-        pondernet_experiments.step_accuracy_by_difficulty(tiny_runs["act"].model, 3, seed=0)
-    with pytest.raises(ValueError, match="difficulty"):
-        pondernet_experiments.step_accuracy_by_difficulty(model, 3, difficulties=[4], seed=0)
-
-
-def test_expected_steps_trend_has_the_sign_of_the_slope(tiny_runs):
-    evaluation = evaluate_by_difficulty(tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0)
-    evaluation.expected_ponder_steps = torch.tensor([2.0, 3.0, 5.0])
-    assert pondernet_experiments.expected_steps_trend(evaluation, [1, 2, 3]) > 0.9
-    evaluation.expected_ponder_steps = torch.tensor([5.0, 3.0, 2.0])
-    assert pondernet_experiments.expected_steps_trend(evaluation, [1, 2]) == pytest.approx(-1.0)
-    with pytest.raises(ValueError, match="at least two"):
-        pondernet_experiments.expected_steps_trend(evaluation, [3])
-
-
 def test_chapter_2_diagnostic_plots(tiny_runs):
     evaluations = {
         m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in tiny_runs.items()
     }
-    step_accuracy = pondernet_experiments.step_accuracy_by_difficulty(
-        tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0
-    )
     figures = [
-        plots.plot_prior_truncations(
-            {t: geometric_prior(0.1, 5, t) for t in ("last", "normalised")},
-            {t: geometric_prior(0.3, 5, t) for t in ("last", "normalised")},
-            0.1,
-        ),
-        plots.plot_step_accuracy({"seed 0": step_accuracy, "seed 1": step_accuracy}, trained_max=2),
         plots.plot_seeds_by_difficulty(
             {"PonderNet": [evaluations["pondernet"]] * 2, "ACT": [evaluations["act"]] * 2},
             {"PonderNet": "pondernet", "ACT": "act"},
@@ -222,22 +174,11 @@ def _all_figures(tiny_runs):
         m: evaluate_by_difficulty(r.model, 3, samples_per_difficulty=4, seed=0) for m, r in tiny_runs.items()
     }
     halting = parity_experiments.HaltingSummary.of(tiny_runs["pondernet"])
-    step_accuracy = pondernet_experiments.step_accuracy_by_difficulty(
-        tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0
-    )
     return {
         "lambdas": plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
         "prior": plots.plot_halting_vs_prior(halting.halting_probs, geometric_prior(0.5, 5), 0.5),
-        "histories": plots.plot_training_histories({m: r.history for m, r in tiny_runs.items()}),
-        "difficulty": plots.plot_by_difficulty(evaluations, trained_max=2),
         "sensitivity": plots.plot_sensitivity({0.5: [halting] * 3}, {0.3: [halting] * 3, 0.5: [halting] * 3}),
         "lambda robustness": plots.plot_lambda_robustness({0.3: [halting] * 3, 0.5: [halting] * 3}, {0.3: 3.0, 0.5: 2.0}, 0.95),
-        "truncations": plots.plot_prior_truncations(
-            {t: geometric_prior(0.1, 5, t) for t in ("last", "normalised")},
-            {t: geometric_prior(0.3, 5, t) for t in ("last", "normalised")},
-            0.1,
-        ),
-        "step accuracy": plots.plot_step_accuracy({f"seed {s}": step_accuracy for s in range(3)}, trained_max=2),
         "seeds": plots.plot_seeds_by_difficulty(
             {"PonderNet": [evaluations["pondernet"]] * 3, "ACT": [evaluations["act"]]},
             {"PonderNet": "pondernet", "ACT": "act"},
@@ -261,18 +202,6 @@ def test_pondernet_figures_fit_the_column_with_legible_text(tiny_runs):
         for ax in panels:  # legends sit under the panels, off the data
             assert ax.get_legend() is None, name
         plt.close(figure)
-
-
-def test_step_accuracy_draws_three_seeds_two_in_a_row(tiny_runs):
-    step_accuracy = pondernet_experiments.step_accuracy_by_difficulty(
-        tiny_runs["pondernet"].model, 3, samples_per_difficulty=4, seed=0
-    )
-    figure = plots.plot_step_accuracy({f"seed {s}": step_accuracy for s in range(3)}, title="three seeds")
-    heatmaps = [ax for ax in figure.axes if ax.images]
-    assert [ax.get_title() for ax in heatmaps] == ["seed 0", "seed 1", "seed 2"]
-    assert len({round(ax.get_position().y0, 2) for ax in heatmaps}) == 2  # two rows: 2 + 1
-    assert figure.get_suptitle() == "three seeds"
-    plt.close(figure)
 
 
 def test_seed_lines_take_shades_of_the_method_and_say_how_many_seeds(tiny_runs):

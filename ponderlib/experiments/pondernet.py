@@ -4,7 +4,6 @@ live runs and evidence alike) and its learning curve beyond the trained range (:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,149 +11,9 @@ from typing import Any
 import torch
 
 from ponderlib.core.engine import run_summary
-from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation
 from ponderlib.core.validation import check_fraction, check_int
-from ponderlib.mechanisms.pondernet import PonderNet
-from ponderlib.tasks.parity import DifficultyEvaluation, ParityResult
-from ponderlib.tasks.parity_data import parity_batch
-
-
-@dataclass
-class InferenceCompute:
-    """Compute PonderNet spends when it halts for real, against always running ``max_ponder_steps``.
-
-    Attributes:
-        sample_ponder_steps: step-function evaluations summed over samples, halting by sampling.
-        full_sample_ponder_steps: ``B * max_ponder_steps``, the evaluations without halting.
-        ponder_steps_run: times the step function ran on the (shrinking) batch.
-        max_ponder_steps: ``N``.
-        seconds_halting: wall time of :meth:`PonderNet.infer` (median of ``repeats``).
-        seconds_full: wall time of ``max_ponder_steps`` step-function calls on the whole batch (median).
-    """
-
-    sample_ponder_steps: int
-    full_sample_ponder_steps: int
-    ponder_steps_run: int
-    max_ponder_steps: int
-    seconds_halting: float
-    seconds_full: float
-
-    @property
-    def fraction_of_full(self) -> float:
-        """``sample_ponder_steps / full_sample_ponder_steps``: the share of the full-unroll compute spent."""
-        return self.sample_ponder_steps / self.full_sample_ponder_steps
-
-
-def _median_seconds(run, repeats: int, device: torch.device) -> float:
-    times = []
-    for _ in range(repeats):
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        start = time.perf_counter()
-        run()
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2]
-
-
-@torch.no_grad()
-def inference_compute(model: PonderNet, inputs: torch.Tensor, *, seed: int, repeats: int = 5) -> InferenceCompute:
-    """Measure the compute :meth:`PonderNet.infer` (``halting_rule="sample"``) saves on ``inputs`` ``(B, ...)``,
-    sampling from the ``"sampling"`` stream of the run seeded with ``seed``."""
-    if not isinstance(model, PonderNet):
-        raise ValueError(f"model must be a PonderNet, got {type(model).__name__}")
-    check_int("repeats", repeats, minimum=1)
-    model.eval()
-    inference = model.infer(inputs, halting_rule="sample", generator=stream_generator(seed, "sampling", inputs.device))
-
-    def full_unroll() -> None:
-        h = inputs.new_zeros(inputs.shape[0], model.hidden_size)  # (B, H)
-        for _ in range(model.max_ponder_steps):
-            _, h, _ = model.step(inputs, h)
-
-    return InferenceCompute(
-        sample_ponder_steps=inference.sample_ponder_steps,
-        full_sample_ponder_steps=inputs.shape[0] * model.max_ponder_steps,
-        ponder_steps_run=inference.ponder_steps_run,
-        max_ponder_steps=model.max_ponder_steps,
-        seconds_halting=_median_seconds(lambda: model.infer(inputs, halting_rule="sample"), repeats, inputs.device),
-        seconds_full=_median_seconds(full_unroll, repeats, inputs.device),
-    )
-
-
-@dataclass
-class StepAccuracy:
-    """Every ponder step's own prediction ``y_n`` scored at each difficulty, from a full unroll.
-
-    Attributes:
-        difficulty: the difficulties (non-zero entries), shape ``(D,)``, int64.
-        accuracy: accuracy of ``y_n`` at difficulty ``d`` and step ``n``, shape ``(D, max_ponder_steps)``.
-        halting_probs: mean ``p_n`` at each difficulty, shape ``(D, max_ponder_steps)``.
-    """
-
-    difficulty: torch.Tensor
-    accuracy: torch.Tensor
-    halting_probs: torch.Tensor
-
-    def best_step_accuracy(self) -> torch.Tensor:
-        """At each difficulty, the accuracy of the most accurate ponder step, shape ``(D,)``: an
-        upper bound on what any halting rule could get from these predictions."""
-        return self.accuracy.max(dim=1).values
-
-    def accuracy_at(self, difficulty: int, step: int) -> float:
-        """The accuracy of ponder step ``step``'s prediction ``y_step`` (1-based) at ``difficulty``."""
-        check_int("step", step, minimum=1, maximum=self.accuracy.shape[1])
-        return self.accuracy[self._row(difficulty), step - 1].item()
-
-    def best_accuracy_at(self, difficulty: int) -> float:
-        """The accuracy of the most accurate ponder step at ``difficulty``."""
-        return self.accuracy[self._row(difficulty)].max().item()
-
-    def settled_step(self, difficulty: int, threshold: float = 0.95) -> int:
-        """The first ponder step from which every step's prediction at ``difficulty`` is at least
-        ``threshold`` accurate (``max_ponder_steps + 1`` if even the last step is below it); ``threshold``
-        in [0, 1] (NaN would be below nothing, and every difficulty would settle at step 1)."""
-        check_fraction("threshold", threshold)
-        below = (self.accuracy[self._row(difficulty)] < threshold).nonzero().flatten()  # 0-based steps
-        return int(below.max()) + 2 if below.numel() else 1
-
-    def _row(self, difficulty: int) -> int:
-        rows = (self.difficulty == difficulty).nonzero().flatten()
-        if rows.numel() == 0:
-            raise ValueError(f"difficulty must be one of {self.difficulty.tolist()}, got {difficulty!r}")
-        return int(rows[0])
-
-
-@torch.no_grad()
-def step_accuracy_by_difficulty(
-    model: PonderNet, n_elems: int, difficulties: Sequence[int] | None = None,
-    samples_per_difficulty: int = 512, *, seed: int,
-) -> StepAccuracy:
-    """Score each ponder step's prediction of a PonderNet parity model at each difficulty.
-
-    The model unrolls all ``max_ponder_steps`` on ``samples_per_difficulty`` fresh vectors per
-    difficulty (default ``1..n_elems``, from the ``"scoring"`` stream of ``seed``), whatever its halting says, so a
-    step's accuracy is known even where ``p_n`` is small: it diagnoses whether a failure lies in
-    the predictions (no step is right) or in the halting (some step is right, but not where it halts).
-    """
-    if not isinstance(model, PonderNet):
-        raise ValueError(f"model must be a PonderNet, got {type(model).__name__}")
-    difficulties = list(range(1, n_elems + 1)) if difficulties is None else list(difficulties)
-    if not difficulties:
-        raise ValueError("difficulties must hold at least one difficulty, got an empty sequence")
-    device = next(model.parameters()).device
-    generator = stream_generator(seed, "scoring", device)
-    accuracy, halting_probs = [], []
-    for difficulty in difficulties:
-        check_int("difficulty", difficulty, minimum=1, maximum=n_elems)
-        batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator)
-        out = model(batch.inputs, unroll_tolerance=0.0)  # (B, N): every step
-        correct = (out.step_outputs > 0) == batch.targets.bool().unsqueeze(1)  # (B, N)
-        accuracy.append(correct.float().mean(dim=0).cpu())
-        halting_probs.append(out.halting_probs.mean(dim=0).cpu())
-    return StepAccuracy(torch.tensor(difficulties), torch.stack(accuracy), torch.stack(halting_probs))
+from ponderlib.tasks.parity import ParityResult
 
 
 @dataclass(frozen=True)
@@ -172,7 +31,7 @@ class DifficultySummary:
         easiest_expected: ``E[n]`` at the easiest trained difficulty.
         hardest_expected: ``E[n]`` at the hardest trained difficulty.
         trend: Pearson's ``r`` between difficulty and ``E[n]`` over the trained difficulties
-            (:func:`expected_steps_trend`; its sign: whether ``E[n]`` grows with difficulty).
+            (its sign: whether ``E[n]`` grows with difficulty).
         extrapolation_ponder_steps: mean ponder steps executed at inference over the unseen
             difficulties (Banino et al.: about 5 there, against about 3 on the trained range).
     """
@@ -270,18 +129,6 @@ _BY_DIFFICULTY = ("accuracy_by_difficulty", "ponder_steps_by_difficulty", "expec
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values)
-
-
-def expected_steps_trend(evaluation: DifficultyEvaluation, difficulties: Sequence[int]) -> float:
-    """Pearson's ``r`` between difficulty and the mean expected ponder steps ``E[n]`` at each of
-    ``difficulties``. With the same number of samples per difficulty it has the sign of the
-    per-sample correlation: positive when ``E[n]`` grows with difficulty."""
-    mask = torch.isin(evaluation.difficulty, torch.as_tensor(list(difficulties)))
-    if int(mask.sum()) < 2:
-        raise ValueError(f"difficulties must include at least two of {evaluation.difficulty.tolist()}, got {list(difficulties)}")
-    return pearson_correlation(evaluation.difficulty[mask].float(), evaluation.expected_ponder_steps[mask].float())
-
-
 
 
 PRIOR_TRUNCATIONS = ("last", "normalised")

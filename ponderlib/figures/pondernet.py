@@ -11,7 +11,6 @@ the panels, one shade of the method's colour per seed.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
@@ -120,70 +119,6 @@ def plot_halting_vs_prior(
     return fig
 
 
-@style.book_figure
-def plot_training_histories(histories: Mapping[str, object], title: str = "Training on parity") -> Figure:
-    """Held-out accuracy and ponder steps against training updates, one line per method.
-
-    Args:
-        histories: ``method -> History`` (:class:`ponderlib.core.engine.History`); a key of
-            :func:`ponderlib.figures.style.color` picks the colour.
-    """
-    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
-    for method, history in histories.items():
-        color, label = style.color(method), style.label(method)
-        ax_acc.plot(history.update, history.metrics["accuracy"], color=color, label=label)
-        ax_steps.plot(history.update, history.metrics["ponder_steps"], color=color, label=label)
-    ax_acc.set_ylabel("held-out accuracy")
-    ax_acc.set_ylim(0.4, 1.02)
-    ax_steps.set_ylabel("mean ponder steps")
-    for ax in (ax_acc, ax_steps):
-        ax.set_xlabel("training updates")
-        style.integer_ticks(ax.xaxis)
-    style.legend_below(fig)
-    fig.suptitle(title)
-    return fig
-
-
-@style.book_figure
-def plot_by_difficulty(
-    evaluations: Mapping[str, object], trained_max: int | None = None, title: str | None = None
-) -> Figure:
-    """Accuracy and ponder steps at each difficulty (non-zero entries), one line per method.
-
-    Args:
-        evaluations: ``method -> DifficultyEvaluation`` (:mod:`ponderlib.tasks.parity`).
-        trained_max: the largest difficulty seen in training; harder ones are shaded as unseen.
-    """
-    fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8))
-    for method, evaluation in evaluations.items():
-        color, label = style.color(method), style.label(method)
-        difficulty = evaluation.difficulty.tolist()
-        ax_acc.plot(difficulty, evaluation.accuracy.tolist(), "o-", color=color, label=label)
-        ax_steps.plot(difficulty, evaluation.ponder_steps.tolist(), "o-", color=color, label=f"{label}: executed")
-        if method == "pondernet":
-            ax_steps.plot(
-                difficulty,
-                evaluation.expected_ponder_steps.tolist(),
-                "s--",
-                color=color,
-                ms=3,
-                label=f"{label}: $E[n]$",
-            )
-    ax_acc.set_ylabel("accuracy")
-    ax_acc.set_ylim(0.4, 1.02)
-    ax_steps.set_ylabel("mean ponder steps")
-    for ax in (ax_acc, ax_steps):
-        ax.set_xlabel("difficulty")
-        style.integer_ticks(ax.xaxis)
-        if trained_max is not None:
-            ax.axvspan(
-                trained_max + 0.5, max(difficulty) + 0.5, color="#eeeeee", zorder=0, label="not seen in training"
-            )
-    style.legend_below(fig)
-    fig.suptitle(title or "Accuracy and ponder steps against difficulty")
-    return fig
-
-
 def _seed_lines(ax, runs: Mapping[float, Sequence[object]], attribute: str, method: str, label: str | None) -> None:
     """``attribute`` of each run against the grid's values: a thin line per seed (a shade of the method's
     colour each) and a thick one, with markers, for the mean over seeds (labelled ``label``, if given)."""
@@ -267,98 +202,6 @@ def plot_lambda_robustness(
     style.legend_below(fig, ncol=2)
     if title:
         fig.suptitle(title)
-    return fig
-
-
-@style.book_figure
-def plot_prior_truncations(
-    priors: Mapping[str, Sequence[float]], learned: Mapping[str, Sequence[float]], lambda_p: float
-) -> Figure:
-    """The two truncations of the geometric prior (left) and what each did to a trained network (right).
-
-    Args:
-        priors: truncation name -> ``p_G(n)``, length ``N``.
-        learned: truncation name -> mean learned ``p_n`` of a network trained with that prior,
-            length ``N``; the same names as ``priors``, drawn in the same line style.
-    """
-    styles = ("-", "--", ":")
-    fig, (ax_prior, ax_learned) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 4.0), sharey=True)
-    max_ponder_steps = max(len(prior) for prior in priors.values())
-    for line_style, (name, prior) in zip(styles, priors.items()):
-        prior = [float(v) for v in prior]
-        steps = range(1, len(prior) + 1)
-        ax_prior.plot(
-            steps,
-            prior,
-            "o" + line_style,
-            color=style.PRIOR_COLOR,
-            ms=3,
-            label=f"{name}: prior $p_G(N)$ = {prior[-1]:.3f}",
-        )
-    for line_style, (name, dist) in zip(styles, learned.items()):
-        dist = [float(v) for v in dist]
-        steps = range(1, len(dist) + 1)
-        ax_learned.plot(
-            steps,
-            dist,
-            "o" + line_style,
-            color=style.color("pondernet"),
-            ms=3,
-            label=f"{name}: learned $p_N$ = {dist[-1]:.3f}",
-        )
-    ax_prior.set_title(f"prior $p_G(\\lambda_p = {lambda_p:g})$")
-    ax_learned.set_title("learned: mean $p_n$")
-    ax_prior.set_ylabel("halting probability")
-    for ax in (ax_prior, ax_learned):
-        _steps_axis(ax, max_ponder_steps)
-    style.legend_below(fig, ncol=2)
-    fig.suptitle("Two truncations of the prior at $N$")
-    return fig
-
-
-@style.book_figure
-def plot_step_accuracy(
-    step_accuracies: Mapping[str, object], trained_max: int | None = None, title: str | None = None
-) -> Figure:
-    """Heatmaps of each ponder step's accuracy (x: step, y: difficulty), one panel per run, two in a row.
-
-    Blue is right, white chance (0.5), red systematically wrong. White dots mark each difficulty's
-    expected ponder steps ``E[n]``; a dashed line separates the difficulties seen in training
-    (up to ``trained_max``) from the unseen ones.
-
-    Args:
-        step_accuracies: label -> :class:`ponderlib.experiments.pondernet.StepAccuracy`.
-        title: the figure's title (default: what it shows).
-    """
-    panels = len(step_accuracies)
-    rows = math.ceil(panels / 2)
-    columns = min(panels, 2)
-    fig, axes = plt.subplots(rows, columns, figsize=(style.MAX_WIDTH, 2.6 * rows + 1.0), sharey=True, squeeze=False)
-    used = axes.flatten()[:panels]
-    for ax in axes.flatten()[panels:]:
-        ax.remove()
-    image = None
-    for ax, (label, result) in zip(used, step_accuracies.items()):
-        difficulty = result.difficulty.tolist()
-        max_ponder_steps = result.accuracy.shape[1]
-        extent = (0.5, max_ponder_steps + 0.5, min(difficulty) - 0.5, max(difficulty) + 0.5)
-        image = ax.imshow(
-            result.accuracy.numpy(), origin="lower", aspect="auto", cmap="RdBu", vmin=0.0, vmax=1.0, extent=extent
-        )
-        steps = torch.arange(1, max_ponder_steps + 1, dtype=result.halting_probs.dtype)
-        expected = (result.halting_probs * steps).sum(dim=1)  # (D,): E[n] at each difficulty
-        ax.plot(expected.tolist(), difficulty, "o", color="white", mec="k", ms=5, label="$E[n]$")
-        if trained_max is not None and trained_max < max(difficulty):
-            ax.axhline(trained_max + 0.5, color="k", ls="--", lw=1, label="above: not seen in training")
-        ax.set_title(label)
-        _steps_axis(ax, max_ponder_steps)
-        ax.set_xlim(extent[0], extent[1])
-        style.integer_ticks(ax.yaxis)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("difficulty")
-    fig.colorbar(image, ax=used.tolist(), label="accuracy of $y_n$")
-    style.legend_below(fig, used[0], ncol=2)
-    fig.suptitle(title or "Accuracy of each ponder step's prediction")
     return fig
 
 
