@@ -683,6 +683,27 @@ CONFIRMED = {
 
 PRESETS.update({name + CONFIRMATION_SUFFIX: confirmation(PRESETS[name], **grid) for name, grid in CONFIRMED.items()})
 
+THINKING_TIME_SETTINGS = {
+    "cell": ("tanh", "the paper's cell (app. B.1: 'a simple RNN with a single hidden layer containing 128 tanh units')"),
+    "lr": (3e-4, "the paper's learning rate (app. B.1: Adam 'with learning rate fixed to 0.0003')"),
+    "grad_clip": (1e6, "no gradient clipping (the paper states none; a global norm of 1e6 never binds here)"),
+}
+"""Issue 37's thinking-time gap, one ledger setting at a time: field -> (the paper's value, why), each
+changed alone from ``pondernet-lambda-16-unroll``'s book setting (unroll ``cap``, the normalised prior)."""
+
+for _field, (_value, _why) in THINKING_TIME_SETTINGS.items():
+    PRESETS[f"pondernet-lambda-16-{_field.replace('_', '-')}"] = replace(
+        PRESETS["pondernet-lambda-16-unroll"],
+        description=(
+            f"Issue 37, the thinking-time gap, one setting at a time: pondernet-lambda-16-unroll's book setting "
+            f"(lambda_p 0.1, unroll cap, the normalised prior) with {_why}; 5 seeds, 20,000 training updates; "
+            "E[n] and sampled steps against the book setting's."
+        ),
+        grid={_field: [_value]},
+        fixed={**{k: v for k, v in PRESETS["pondernet-lambda-16-unroll"].fixed.items() if k != _field},
+               "unroll": "cap", "prior_truncation": "normalised"},
+    )
+
 """The chapters' live settings over 20 seeds, and the papers' parity sweeps at their scale (budgets ours:
 100,000 training updates each; ``--set max_updates=...`` changes them), for ``python -m ponderlib sweep
 --preset NAME`` and ``make evidence PRESET=NAME``."""
