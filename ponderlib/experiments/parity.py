@@ -16,8 +16,6 @@ import torch
 from ponderlib.core.engine import run_summary
 from ponderlib.core.validation import check_int
 from ponderlib.mechanisms.halting import expected_ponder_steps
-from ponderlib.tasks.parity import ParityConfig
-from ponderlib.tasks.parity_data import ParityBatch, parity_batch
 
 
 def mean_of(items: Sequence[object], attribute: str) -> float:
@@ -106,20 +104,3 @@ def mean_halting_distribution(halting_probs: torch.Tensor, max_ponder_steps: int
     mean = halting_probs.mean(dim=0).detach().cpu()  # (n_run,)
     return torch.cat([mean, mean.new_zeros(max_ponder_steps - mean.shape[0])])
 
-
-def test_batch(
-    config: ParityConfig, size: int, min_nonzero: int | None = None, max_nonzero: int | None = None
-) -> ParityBatch:
-    """A parity batch of ``size`` for ``config``'s vector length and device, drawn from the ``"test"``
-    stream of ``config.seed`` (:func:`~ponderlib.core.seeds.stream_generator`).
-
-    The difficulty range defaults to ``config``'s (``min_nonzero``/``max_nonzero`` override it).
-    """
-    generator = config.generator("test", config.device)
-    return parity_batch(
-        size,
-        config.n_elems,
-        config.min_nonzero if min_nonzero is None else min_nonzero,
-        config.max_nonzero if max_nonzero is None else max_nonzero,
-        generator=generator,
-    )
