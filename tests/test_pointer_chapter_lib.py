@@ -513,6 +513,8 @@ def test_hull_by_points_figure_draws_seeds_their_mean_and_the_published_marks():
     assert list(ax_acc.lines[0].get_xdata()) == [5, 10, 20] and ax_acc.lines[2].get_ydata() == pytest.approx([0.93, 0.86, 0.55])
     assert ax_area.lines[2].get_ydata() == pytest.approx([0.995, 0.9925, 0.975])
     assert list(ax_acc.lines[3].get_ydata()) == [0.92, 0.87]
+    legend = [text.get_text() for drawn in fig.legends for text in drawn.get_texts()]
+    assert all(source in legend for source in PAPER_HULLS)  # every published mark is named by its source
     assert ax_acc.get_ylim()[0] <= 0.5 and ax_acc.get_ylim()[1] > 0.95  # every value shown
     assert ax_area.get_ylim() == pytest.approx((0.97 - 0.003 - 0.002, 1.0 + 0.0015 + 0.002))  # the areas' span, 0.97 to 1
     assert ax_acc.texts[0].get_text() == "more than trained"

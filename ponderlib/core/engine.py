@@ -229,8 +229,7 @@ def exponential_decay(optimizer: torch.optim.Optimizer, lr_decay: float) -> torc
 
     ``lr_k = lr * lr_decay ** (k / LR_DECAY_UPDATES)``,
 
-    smoothly (TensorFlow's ``exponential_decay`` without a staircase; the public reproductions of the
-    pointer network's hulls train with Adam at 1e-3 decayed this way), computed from ``k`` each time
+    smoothly (TensorFlow's ``exponential_decay`` without a staircase), computed from ``k`` each time
     rather than multiplied up, so it is the closed form to rounding. ``lr_decay = 1`` returns None: no
     scheduler at all, so a run is bit-identical to one that never had the option. ``lr_decay`` must
     be in (0, 1] (:class:`DecayingLRConfig` checks it once, in its ``validate``; this function

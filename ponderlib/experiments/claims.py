@@ -329,7 +329,7 @@ CH4_MAIN = LiveClaims(
         "longer programs cost every method accuracy": (
             lambda seed: all(seed[k]["longer_accuracy"] < seed[k]["test_accuracy"] for k in _UT_MODELS)
         ),
-        "beyond 4 hops every method is close to chance (accuracy at most 0.65)": (
+        "beyond 4 hops every method's accuracy is at most 0.65": (
             lambda seed: all(seed[k]["unseen_depth_accuracy"] <= 0.65 for k in _UT_MODELS)
         ),
         "ACT (deep start) ponders more on chains 5 to 7 hops deep than on one-hop positions": (

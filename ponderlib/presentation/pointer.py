@@ -16,9 +16,16 @@ from ponderlib.presentation.tables import finite, markdown_table, require_groups
 HULL_METRICS = ("accuracy", "area_coverage", "invalid")
 """The per-point-count metrics a hull table reads, each ``{n: [one value per seed]}``."""
 
-PAPER_HULLS = {"Vinyals et al. (trained on 5-50)": {5: 0.920, 10: 0.870}, "a public reproduction": {5: 0.938, 10: 0.879}}
-"""The published polygon accuracies a hull figure marks: the paper's Table 1 row for 5 to 50 points and
-a public reproduction's (256 units, Adam decaying, a beam of 3), by number of points."""
+PAPER_HULLS = {
+    "Vinyals et al. 2015, Table 1 (trained on 5-50)": {5: 0.920, 10: 0.870},
+    "gchaperon/pointer-networks (trained on 5-50)": {5: 0.854, 10: 0.697},
+}
+"""The published hull accuracies a hull figure marks, by number of points, each under its source (the
+legend's text): the accuracies Vinyals et al. report in Table 1 for a Ptr-Net trained on 5 to 50 points
+(these two could not be checked against the paper's own table while chapter 3 was written; its report
+says so), and those of the replication github.com/gchaperon/pointer-networks (README at commit f44ce77,
+"Compare with Table 1": trained on 5 to 50 points in the paper's SGD setting; its author finds the
+results "considerably off")."""
 
 
 def _per_seed(values: Sequence[float]) -> str:

@@ -25,7 +25,7 @@ Metrics (the paper's Table 1): **accuracy**, the fraction of outputs whose seque
 target exactly (the convention above makes the right sequence unique: a rotation or the clockwise
 order counts as wrong); **polygon accuracy**, the fraction that name the same polygon (the hull's
 vertices in counter-clockwise order from any starting vertex: a rotation counts as right, the
-clockwise order does not), how a public reproduction counts an output right; and **area coverage**,
+clockwise order does not), a measure the book adds to the paper's; and **area coverage**,
 the area of the output polygon over the true hull's area, averaged over the outputs that are valid
 polygons (at least 3 vertices, no self-intersection); the fraction of invalid outputs is reported
 beside it (the paper writes FAIL where outputs are not polygons). After training the outputs may
