@@ -7,7 +7,8 @@ const NEW_UNIT = 0.1; // h_n of a step the reader adds
 const SVG = "http://www.w3.org/2000/svg";
 
 const CSS = `
-.pe-act { --pe-line: var(--pst-color-text-muted, #666); max-width: 40rem; }
+.pe-act { --pe-line: var(--pst-color-text-muted, #666); --pe-danger: var(--pst-color-danger, #d62728);
+  max-width: 40rem; }
 .pe-act [hidden] { display: none !important; }
 .pe-act .pe-row { display: grid; grid-template-columns: 3.2rem 1fr 6rem; gap: 0.5rem;
   align-items: center; min-height: 44px; }
@@ -16,10 +17,11 @@ const CSS = `
   width: 100%; padding: 0 0.4rem; color: inherit; background: transparent;
   border: 1px solid var(--pe-line); border-radius: 4px; }
 .pe-act select { width: auto; min-width: 4.5rem; }
-.pe-act .pe-message { color: #d62728; font-weight: 600; min-height: 1.5em; margin: 0.5rem 0; }
+.pe-act .pe-message { color: var(--pe-danger); font-weight: 600; min-height: 1.5em; margin: 0.5rem 0; }
 .pe-act .pe-summary { font-size: 1.05rem; margin: 0.5rem 0; }
 .pe-act output { font-weight: 600; font-variant-numeric: tabular-nums; }
-.pe-act svg { display: block; width: 100%; max-width: 30rem; height: auto; }
+.pe-act .pe-figures { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; align-items: flex-start; }
+.pe-act svg { display: block; flex: 1 1 16rem; max-width: 26rem; height: auto; }
 .pe-act svg text { fill: currentColor; font-size: 11px; }
 .pe-act table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.5rem 0; }
 .pe-act th, .pe-act td { padding: 0.2rem 0.6rem; text-align: right; }
@@ -75,7 +77,7 @@ function render({ model, el }) {
   let eps = model.get("eps");
   const texts = { eps: String(eps), units: units.map(String) };
 
-  const root = make("div", { class: "pe-act" });
+  const root = make("div", { class: "pe-act", "data-explorable": "act" });
   root.style.setProperty("--pe-color", color);
   root.append(make("style", {}, [CSS]));
 
@@ -111,7 +113,8 @@ function render({ model, el }) {
     ["∂ρ/∂h", make("sub", {}, ["n"])]].map((children) => make("th", {}, children));
   const body = make("tbody");
   table.append(make("thead", {}, [make("tr", {}, header)]), body);
-  results.append(chart, gradientText, make("div", { style: "overflow-x: auto" }, [table]));
+  results.append(make("div", { class: "pe-figures" }, [chart,
+    make("div", { style: "overflow-x: auto" }, [table])]), gradientText);
   root.append(message, results);
   el.append(root);
 
@@ -145,9 +148,15 @@ function render({ model, el }) {
       .map((sum, n) => `${x(n) + width / 2},${y(sum)}`).join(" ");
     chart.append(svg("polyline", { points, fill: "none", stroke: "currentColor", "stroke-width": 1.5 }));
     chart.append(svg("line", { x1: left, x2: right, y1: y(1 - eps), y2: y(1 - eps),
-      stroke: "#d62728", "stroke-dasharray": "5 3" }));
+      style: "stroke: var(--pe-danger)", "stroke-dasharray": "5 3" }));
     const legend = svg("text", { x: left, y: 184 });
-    legend.textContent = "bars: p_n (dashed: h_n); line: Σ h; red: 1 − ε";
+    const part = (text, shift) => {
+      const span = svg("tspan", shift ? { "baseline-shift": "sub", "font-size": 8 } : {});
+      span.textContent = text;
+      return span;
+    };
+    legend.append(part("filled: p"), part("n", true), part(", dashed: h"), part("n", true),
+      part(", line: Σ h, red: 1 − ε"));
     chart.append(legend);
   }
 
