@@ -2,8 +2,8 @@
 
 Each explorable is an `anywidget <https://anywidget.dev>`_ widget whose view is an ES module
 saved in the widget state: ``halting.js``, the halting arithmetic of
-:mod:`ponderlib.mechanisms.halting` for one input in the browser's float64, followed by the
-explorable's own view (``act.js``, ...). So the page computes without a kernel:
+:mod:`ponderlib.mechanisms.halting` for one input in the browser's float64, then ``controls.js``,
+what the views share, then the explorable's own view (``act.js``, ...). So the page computes without a kernel:
 
 - in Jupyter and Colab (with Colab's custom widget manager on, as the chapters' set-up cell does),
   anywidget's front end runs the module;
@@ -36,8 +36,10 @@ MAX_EXPLORABLE_STEPS = 8
 
 
 def module_source(view: str) -> str:
-    """The ES module an explorable's page runs: ``halting.js`` (the arithmetic), then ``view``."""
-    return (HERE / "halting.js").read_text(encoding="utf-8") + "\n" + (HERE / view).read_text(encoding="utf-8")
+    """The ES module an explorable's page runs: ``halting.js`` (the arithmetic), ``controls.js`` (what
+    the views share), then ``view``."""
+    parts = ("halting.js", "controls.js", view)
+    return "\n".join((HERE / part).read_text(encoding="utf-8") for part in parts)
 
 
 def check_halting_units(halting_units: Sequence[float]) -> list[float]:

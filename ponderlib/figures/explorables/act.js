@@ -1,74 +1,14 @@
 // ACT's explorable: the reader sets h_1..h_M and eps; the page shows N, R, p_n, rho and the
-// gradient of rho, as numbers and as a bar chart. It calls actHalting (halting.js), which the
-// Python side puts in front of this view: one ES module, saved in the widget state.
+// gradient of rho, as numbers and as a bar chart. It calls actHalting (halting.js) and the helpers of
+// controls.js, which the Python side puts in front of this view: one ES module, saved in the
+// widget state.
 
-const MAX_STEPS = 8;
 const NEW_UNIT = 0.1; // h_n of a step the reader adds
-const SVG = "http://www.w3.org/2000/svg";
 
 const CSS = `
-.pe-act { --pe-line: var(--pst-color-text-muted, #666); --pe-danger: var(--pst-color-danger, #d62728);
-  max-width: 40rem; }
-.pe-act [hidden] { display: none !important; }
-.pe-act .pe-row { display: grid; grid-template-columns: 3.2rem 1fr 6rem; gap: 0.5rem;
-  align-items: center; min-height: 44px; }
-.pe-act input[type=range] { width: 100%; height: 44px; margin: 0; accent-color: var(--pe-color); }
-.pe-act input[type=number], .pe-act select { min-height: 44px; font-size: 16px; box-sizing: border-box;
-  width: 100%; padding: 0 0.4rem; color: inherit; background: transparent;
-  border: 1px solid var(--pe-line); border-radius: 4px; }
-.pe-act select { width: auto; min-width: 4.5rem; }
-.pe-act .pe-message { color: var(--pe-danger); font-weight: 600; min-height: 1.5em; margin: 0.5rem 0; }
-.pe-act .pe-summary { font-size: 1.05rem; margin: 0.5rem 0; }
-.pe-act output { font-weight: 600; font-variant-numeric: tabular-nums; }
-.pe-act .pe-figures { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; align-items: flex-start; }
-.pe-act svg { display: block; flex: 1 1 16rem; max-width: 26rem; height: auto; }
-.pe-act svg text { fill: currentColor; font-size: 11px; }
-.pe-act table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.5rem 0; }
-.pe-act th, .pe-act td { padding: 0.2rem 0.6rem; text-align: right; }
 .pe-act tr.pe-halt td { font-weight: 700; }
 .pe-act tr.pe-after td { opacity: 0.55; }
 `;
-
-function make(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
-
-function svg(tag, attributes = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  return node;
-}
-
-function subscripted(base, index) {
-  return [base, make("sub", {}, [String(index)])];
-}
-
-// Up to 6 decimals, trailing zeros dropped: 0.2, 4.2, 0.995; never "-0".
-function format(value) {
-  const rounded = Number(value.toFixed(6));
-  return String(rounded === 0 ? 0 : rounded);
-}
-
-// The number a field holds, or the text it holds when that is not a number.
-function parse(text) {
-  const trimmed = text.trim();
-  return trimmed === "" || Number.isNaN(Number(trimmed)) ? trimmed : Number(trimmed);
-}
-
-function slider(label, min, max, step, control, index) {
-  const attributes = { type: "range", min, max, step, "aria-label": label, "data-control": control };
-  const range = make("input", attributes);
-  const field = make("input", { type: "number", min, max: 1, step: "any", inputmode: "decimal",
-    "aria-label": label, "data-control": control });
-  if (index !== undefined) {
-    range.dataset.step = index;
-    field.dataset.step = index;
-  }
-  return { range, field };
-}
 
 function render({ model, el }) {
   const color = model.get("color");
@@ -77,23 +17,20 @@ function render({ model, el }) {
   let eps = model.get("eps");
   const texts = { eps: String(eps), units: units.map(String) };
 
-  const root = make("div", { class: "pe-act", "data-explorable": "act" });
+  const root = make("div", { class: "pe pe-act", "data-explorable": "act" });
   root.style.setProperty("--pe-color", color);
-  root.append(make("style", {}, [CSS]));
+  root.append(make("style", {}, [BASE_CSS + CSS]));
 
   const stepChoice = make("select", { "aria-label": "ponder steps allowed, M", "data-control": "steps" });
   for (let n = 1; n <= MAX_STEPS; n += 1) stepChoice.append(make("option", { value: n }, [String(n)]));
   stepChoice.value = String(steps);
-  root.append(make("div", { class: "pe-row" }, [make("span", {}, ["M"]),
-    make("span", {}, ["ponder steps allowed"]), stepChoice]));
+  root.append(row(["M"], make("span", {}, ["ponder steps allowed"]), stepChoice));
 
   const epsControl = slider("slack eps", 0, 0.5, 0.005, "eps");
-  root.append(make("div", { class: "pe-row" }, [make("span", {}, ["ε"]), epsControl.range,
-    epsControl.field]));
+  root.append(row(["ε"], epsControl.range, epsControl.field));
   const unitControls = units.map((_, n) => {
     const control = slider(`halting unit h${n + 1}`, 0, 1, 0.005, "h", n + 1);
-    control.row = make("div", { class: "pe-row" }, [make("span", {}, subscripted("h", n + 1)),
-      control.range, control.field]);
+    control.row = row(subscripted("h", n + 1), control.range, control.field);
     root.append(control.row);
     return control;
   });
