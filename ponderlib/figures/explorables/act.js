@@ -1,7 +1,7 @@
 // ACT's explorable: the reader sets h_1..h_M and eps; the page shows N, R, p_n, rho and the
-// gradient of rho, as numbers and as a bar chart. It calls actHalting (halting.js) and the helpers of
-// controls.js, which the Python side puts in front of this view: one ES module, saved in the
-// widget state.
+// gradient of rho, as numbers and as a bar chart. It calls actHalting (act_halting.js) and the
+// helpers of controls.js, which the Python side puts in front of this view: one ES module, saved in
+// the widget state.
 
 const NEW_UNIT = 0.1; // h_n of a step the reader adds
 

@@ -1,5 +1,5 @@
 // What the explorables' views share: the controls (large enough for a thumb on a phone), number
-// formatting and DOM helpers. The Python side puts this module between halting.js and a view.
+// formatting and DOM helpers. The Python side puts this module between the arithmetic and a view.
 
 const MAX_STEPS = 8;
 const SVG = "http://www.w3.org/2000/svg";

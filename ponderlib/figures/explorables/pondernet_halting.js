@@ -1,60 +1,6 @@
-// The halting arithmetic of ponderlib.mechanisms.halting, for the book's explorables: the same
-// equations as the library, for one input at a time, in the browser's float64. The Python side
-// (ponderlib.figures.explorables) puts this module in front of each explorable's view, so the view
-// calls these functions by name; tests/test_explorables.py runs them against the library's.
-
-// An input the equations do not allow: the view shows its message instead of numbers.
-export class InputError extends Error {}
-
-function shown(value) {
-  return typeof value === "number" ? String(value) : JSON.stringify(value) ?? String(value);
-}
-
-// A number in [0, 1] (or [0, 1) when includeOne is false), else an InputError naming it.
-export function checkUnit(name, value, includeOne = true) {
-  const number = typeof value === "number" && Number.isFinite(value);
-  if (!number || value < 0 || value > 1 || (!includeOne && value === 1)) {
-    const range = includeOne ? "[0, 1]" : "[0, 1)";
-    throw new InputError(`${name} must be a number in ${range}, got ${shown(value)}`);
-  }
-}
-
-// ACT (Graves 2016, eqs. 6-8, 10, 13, 14), as act_halting for one row of halting units h_1..h_M:
-//   N = min{ n' : sum_{n<=n'} h_n >= 1 - eps }, or M (the cap) when no step reaches it,
-//   R = 1 - sum_{n<N} h_n,   p_n = h_n (n < N), R (n = N), 0 (n > N),   rho = N + R,
-// and the gradient of rho: d rho / d h_n = -1 for n < N, 0 for n >= N (N is piecewise constant).
-export function actHalting(haltingUnits, eps) {
-  if (!Array.isArray(haltingUnits) || haltingUnits.length === 0) {
-    throw new InputError("the halting units must hold at least one h_n, got none");
-  }
-  haltingUnits.forEach((h, index) => checkUnit(`h_${index + 1}`, h));
-  checkUnit("eps", eps, false);
-  const cap = haltingUnits.length;
-  const runningSum = [];
-  let total = 0;
-  for (const h of haltingUnits) {
-    total += h;
-    runningSum.push(total);
-  }
-  const crossed = runningSum.findIndex((sum) => sum >= 1 - eps);
-  const ponderSteps = crossed === -1 ? cap : crossed + 1;
-  let before = 0;
-  for (let n = 0; n < ponderSteps - 1; n += 1) before += haltingUnits[n];
-  const remainder = 1 - before;
-  const haltingProbs = haltingUnits.map((h, index) => {
-    if (index < ponderSteps - 1) return h;
-    return index === ponderSteps - 1 ? remainder : 0;
-  });
-  const gradient = haltingUnits.map((h, index) => (index < ponderSteps - 1 ? -1 : 0));
-  return {
-    runningSum,
-    ponderSteps,
-    remainder,
-    haltingProbs,
-    ponderCost: ponderSteps + remainder,
-    gradient,
-  };
-}
+// PonderNet's halting distribution, prior, KL and expected loss, as ponderlib.mechanisms.halting and
+// ponderlib.mechanisms.losses compute them, for one input in the browser's float64;
+// tests/test_explorables.py runs it against the library.
 
 // The prior's two truncations at N steps (ponderlib.mechanisms.halting.PRIOR_TRUNCATIONS).
 export const PRIOR_TRUNCATIONS = ["normalised", "last"];
@@ -85,19 +31,25 @@ export function pondernetHalting(lambdas) {
 
 // The geometric prior p_G(n) = lambda_p (1 - lambda_p)^(n-1) truncated at N, as geometric_prior:
 // "normalised" divides p_G(1..N) by their sum, "last" puts the tail (1 - lambda_p)^(N-1) on step N.
+// lambda_p = 1 is refused, as step_price refuses it: a step would cost -log(0).
 export function geometricPrior(lambdaP, steps, truncation) {
   const number = typeof lambdaP === "number" && Number.isFinite(lambdaP);
   if (!number || lambdaP <= 0 || lambdaP >= 1) {
     throw new InputError(`lambda_p must be a number in (0, 1), got ${shown(lambdaP)}`);
   }
   if (!PRIOR_TRUNCATIONS.includes(truncation)) {
-    throw new InputError(`the truncation must be one of ${PRIOR_TRUNCATIONS.join(", ")}, got ${shown(truncation)}`);
+    const allowed = PRIOR_TRUNCATIONS.join(", ");
+    throw new InputError(`the truncation must be one of ${allowed}, got ${shown(truncation)}`);
   }
   const prior = pondernetHalting(Array(steps).fill(lambdaP));
-  if (truncation === "last") return prior;
-  prior[steps - 1] *= lambdaP;
-  const total = prior.reduce((sum, value) => sum + value, 0);
-  return prior.map((value) => value / total);
+  if (truncation === "normalised") {
+    prior[steps - 1] *= lambdaP;
+    const total = prior.reduce((sum, value) => sum + value, 0);
+    prior.forEach((value, index) => { prior[index] = value / total; });
+  }
+  // geometric_prior returns float32: rounded the same way, the KL's terms agree with the library's
+  // to the last digits even where a p_n near zero multiplies them by 27.6 nats.
+  return prior.map(Math.fround);
 }
 
 // E[n] = sum_n n p_n (expected_ponder_steps).
