@@ -12,6 +12,7 @@ const CSS = `
 .pe-pondernet .pe-losses label { display: flex; align-items: center; gap: 0.3rem; }
 .pe-pondernet .pe-losses input { width: 5.5rem; }
 .pe-pondernet .pe-terms { margin: 0.25rem 0; }
+.pe-pondernet select[data-control=truncation] { grid-column: 2 / 4; justify-self: end; }
 `;
 
 function render({ model, el }) {
@@ -29,13 +30,13 @@ function render({ model, el }) {
 
   const stepChoice = make("select", { "aria-label": "ponder steps N", "data-control": "steps" });
   for (let n = 1; n <= MAX_STEPS; n += 1) stepChoice.append(make("option", { value: n }, [String(n)]));
-  const truncationChoice = make("select", { "aria-label": "the prior's truncation",
+  const truncationChoice = make("select", { "aria-label": "the prior cut at N",
     "data-control": "truncation" });
   for (const name of PRIOR_TRUNCATIONS) truncationChoice.append(make("option", { value: name }, [name]));
   const priorControl = slider("the prior's lambda_p", 0.01, 0.99, 0.01, "lambda-p");
   root.append(row(["N"], make("span", {}, ["ponder steps"]), stepChoice));
   root.append(row(subscripted("λ", "p"), priorControl.range, priorControl.field));
-  root.append(row([""], make("span", {}, ["the prior cut at N"]), truncationChoice));
+  root.append(row(["cut"], truncationChoice));
   const lambdaControls = lambdas.map((_, n) => {
     const control = slider(`lambda ${n + 1}`, 0, 1, 0.01, "lambda", n + 1);
     control.row = row(subscripted("λ", n + 1), control.range, control.field);
@@ -45,7 +46,7 @@ function render({ model, el }) {
   const lastStep = make("p", {});
   const lossFields = losses.map((_, n) => {
     const field = numberField(`loss L${n + 1}`, "loss", n + 1);
-    field.label = make("label", {}, [...subscripted("L", n + 1), field]);
+    field.label = make("label", {}, [make("span", {}, subscripted("L", n + 1)), field]);
     return field;
   });
   root.append(lastStep, make("p", {}, ["The loss of each step's prediction:"]),
