@@ -35,6 +35,7 @@ import torch
 import yaml
 
 from ponderlib.figures import style
+from ponderlib.figures.explorables import PonderNetExplorable
 from ponderlib.mechanisms.halting import act_halting
 
 pytestmark = pytest.mark.slow  # builds the book and drives Chromium: `make test` runs it, `make test-fast` does not
@@ -995,7 +996,7 @@ def _act_library(units: list[float], eps: float) -> dict:
     }
 
 
-def _act_shown(explorable) -> dict:
+def _shown(explorable) -> dict:
     """The numbers the explorable shows, by quantity (per step where it has one)."""
     return explorable.evaluate(
         """(root) => {
@@ -1017,7 +1018,7 @@ def _act_explorable_problems(page) -> list[str]:
         for step, value in enumerate(units, start=1):
             explorable.locator(f'input[type=number][data-control="h"][data-step="{step}"]').fill(repr(value))
         explorable.locator('input[type=number][data-control="eps"]').fill(repr(eps))
-        shown, expected = _act_shown(explorable), _act_library(units, eps)
+        shown, expected = _shown(explorable), _act_library(units, eps)
         for name, values in expected.items():
             found = shown.get(name, [])
             if len(found) != len(values) or any(abs(a - b) > 1e-6 for a, b in zip(found, values)):
@@ -1034,8 +1035,8 @@ def _act_explorable_problems(page) -> list[str]:
                                                      '.filter((node) => node.type === "number" && node.checkVisibility())'
                                                      '.map((node) => node.value)')]
     eps = float(explorable.locator('input[type=number][data-control="eps"]').input_value())
-    if dragged[0] != 1.0 or _act_shown(explorable)["ponder-steps"] != _act_library(dragged, eps)["ponder-steps"]:
-        problems.append(f"dragging h_1 to the right end gave h = {dragged} and N = {_act_shown(explorable)['ponder-steps']}")
+    if dragged[0] != 1.0 or _shown(explorable)["ponder-steps"] != _act_library(dragged, eps)["ponder-steps"]:
+        problems.append(f"dragging h_1 to the right end gave h = {dragged} and N = {_shown(explorable)['ponder-steps']}")
     for step, text, message in ACT_EXPLORABLE_REFUSED:
         field = 'input[type=number][data-control="eps"]' if step == "eps" else f'input[type=number][data-control="h"][data-step="{step}"]'
         before = explorable.locator(field).input_value()
@@ -1047,16 +1048,79 @@ def _act_explorable_problems(page) -> list[str]:
         explorable.locator(field).fill(before)
         if explorable.locator(".pe-message").inner_text().strip() or not explorable.locator(".pe-results").is_visible():
             problems.append(f"after {text!r} for {step} was put back to {before}, the page does not compute again")
+    return problems + _thumb_problems(explorable)
+
+
+def _thumb_problems(explorable) -> list[str]:
+    """Every control of an explorable is large enough for a thumb, and the explorable fits its column."""
     small = explorable.evaluate(
         """(root, px) => [...root.querySelectorAll("input, select")]
             .filter((node) => node.checkVisibility() && node.getBoundingClientRect().height < px)
             .map((node) => `${node.getAttribute("aria-label")} (${Math.round(node.getBoundingClientRect().height)} px)`)""",
         THUMB_PX,
     )
-    problems += [f"a control smaller than a thumb: {name}" for name in small]
+    problems = [f"a control smaller than a thumb: {name}" for name in small]
     if explorable.evaluate("(root) => root.scrollWidth > root.clientWidth + 1"):
         problems.append("the explorable is wider than its column")
     return problems
+
+
+# (lambda_1..lambda_N, lambda_p, truncation, L_1..L_N) for the PonderNet explorable (lambda_N is not used:
+# step N takes what is left): lambda = 0 and 1, lambda_p near 0 and near 1, both truncations, one step.
+PONDERNET_EXPLORABLE_CASES = [
+    ([0.1, 0.3, 0.5, 0.3, 0.2, 1.0], 0.2, "normalised", [0.9, 0.6, 0.3, 0.2, 0.2, 0.2]),
+    ([0.0, 1.0, 0.5, 1.0], 0.5, "last", [1.0, 0.0, 2.0, 3.0]),
+    ([0.2] * 8, 0.001, "normalised", [0.1 * n for n in range(8)]),
+    ([0.2] * 8, 0.999, "last", [1.0] * 8),
+    ([1.0], 0.4, "normalised", [0.7]),
+]
+# Inputs the equations do not allow, as a reader types them: (the field, the text, what the message names).
+PONDERNET_EXPLORABLE_REFUSED = [
+    ('[data-control="lambda"][data-step="1"]', "1.2", "lambda_1 must be a number in [0, 1]"),
+    ('[data-control="lambda-p"]', "1", "lambda_p must be a number in (0, 1)"),
+    ('[data-control="loss"][data-step="1"]', "-1", "L_1 must be a finite number >= 0"),
+]
+# What the PonderNet explorable shows (data-quantity) -> the key of PonderNetExplorable.quantities().
+PONDERNET_SHOWN = {
+    "expected-steps": "expected_steps", "prior-expected-steps": "prior_expected_steps",
+    "reconstruction": "reconstruction", "kl-paper": "kl_paper", "entropy": "entropy", "step-price": "step_price",
+    "rest": "rest", "kl-reverse": "kl_reverse", "prior-entropy": "prior_entropy", "cross-entropy": "cross_entropy",
+    "p": "p", "prior": "prior",
+}
+
+
+def _pondernet_explorable_problems(page) -> list[str]:
+    problems = []
+    explorable = page.locator('[data-explorable="pondernet"]')
+    for lambdas, lambda_p, truncation, losses in PONDERNET_EXPLORABLE_CASES:
+        explorable.locator('select[data-control="steps"]').select_option(str(len(lambdas)))
+        explorable.locator('select[data-control="truncation"]').select_option(truncation)
+        for step, value in enumerate(lambdas[:-1], start=1):
+            explorable.locator(f'input[type=number][data-control="lambda"][data-step="{step}"]').fill(repr(value))
+        for step, value in enumerate(losses, start=1):
+            explorable.locator(f'input[type=number][data-control="loss"][data-step="{step}"]').fill(repr(value))
+        explorable.locator('input[type=number][data-control="lambda-p"]').fill(repr(lambda_p))
+        shown = _shown(explorable)
+        library = PonderNetExplorable(lambdas, lambda_p, truncation, losses).quantities()
+        for name, key in PONDERNET_SHOWN.items():
+            values = library[key] if isinstance(library[key], list) else [library[key]]
+            found = shown.get(name, [])
+            if len(found) != len(values) or any(abs(a - b) > 1e-6 for a, b in zip(found, values)):
+                case = (lambdas, lambda_p, truncation, losses)
+                problems.append(f"{case}: the page shows {name} = {found}, ponderlib {values}")
+    explorable.locator('select[data-control="steps"]').select_option("2")  # lambda_1 and two L_n shown
+    for selector, text, message in PONDERNET_EXPLORABLE_REFUSED:
+        field = explorable.locator(f"input[type=number]{selector}")
+        before = field.input_value()
+        field.fill(text)
+        said = explorable.locator(".pe-message").inner_text()
+        visible = explorable.evaluate("(root) => root.innerText")
+        if message not in said or "NaN" in visible or explorable.locator(".pe-results").is_visible():
+            problems.append(f"typing {text!r} in {selector}: the page says {said!r} and still shows results or NaN")
+        field.fill(before)
+        if explorable.locator(".pe-message").inner_text().strip() or not explorable.locator(".pe-results").is_visible():
+            problems.append(f"after {text!r} in {selector} was put back to {before}, the page does not compute again")
+    return problems + _thumb_problems(explorable)
 
 
 @pytest.mark.parametrize("device", list(READER_WIDTHS))
@@ -1072,7 +1136,7 @@ def test_the_explorables_compute_what_ponderlib_computes(build, server, browser,
     context.set_default_timeout(BROWSER_TIMEOUT_MS)
     network = _Network(server)
     context.route("**/*", network)
-    checks = {"act": _act_explorable_problems}
+    checks = {"act": _act_explorable_problems, "pondernet": _pondernet_explorable_problems}
     problems: dict[str, list[str]] = {}
     seen = set()
     for relative in _pages(html):
