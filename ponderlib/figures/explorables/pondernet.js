@@ -209,6 +209,36 @@ function render({ model, el }) {
     truncation = truncationChoice.value;
     update();
   });
+  // Set from Python while a kernel runs: the page shows the new inputs (its own changes come back
+  // as the values it already holds, and change nothing).
+  model.on("change:lambdas", () => {
+    const given = model.get("lambdas");
+    if (given.length === steps && given.slice(0, -1).every((lambda, n) => lambda === lambdas[n])) return;
+    given.forEach((lambda, n) => { lambdas[n] = lambda; texts.lambdas[n] = String(lambda); });
+    steps = given.length;
+    showValues();
+    update();
+  });
+  model.on("change:step_losses", () => {
+    const given = model.get("step_losses");
+    if (given.every((loss, n) => loss === losses[n])) return;
+    given.forEach((loss, n) => { losses[n] = loss; texts.losses[n] = String(loss); });
+    showValues();
+    update();
+  });
+  model.on("change:lambda_p", () => {
+    if (model.get("lambda_p") === lambdaP) return;
+    lambdaP = model.get("lambda_p");
+    texts.lambdaP = String(lambdaP);
+    showValues();
+    update();
+  });
+  model.on("change:truncation", () => {
+    if (model.get("truncation") === truncation) return;
+    truncation = model.get("truncation");
+    showValues();
+    update();
+  });
   showValues();
   update();
 }
