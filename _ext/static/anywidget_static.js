@@ -1,6 +1,8 @@
 // The book's explorables (ponderlib.figures.explorables) are anywidget widgets: their view is an ES
 // module saved in the widget state (the model's "_esm"). The ipywidgets html-manager the pages load
-// renders only ipywidgets' own models and would report the others as errors, so this script takes
+// (the standalone embed.js of @jupyter-widgets/html-manager 1.0.6) builds its manager with no module
+// loader, so it renders only ipywidgets' own models and logs "Could not load module
+// anywidget@~0.9.*" for the others, without a request. So this script takes
 // anywidget's models out of the page's widget state before the manager reads it (the manager
 // renders on the window's load, this runs on DOMContentLoaded), and runs each saved module itself,
 // in place of its view, with the part of anywidget's model interface a page without a kernel can
