@@ -12,7 +12,10 @@
    (``\\(b_h = 3\\)``). The snippet drops display math and shows inline math as plain symbols.
 5. A table wider than its column (on a phone) scrolls in its own box; the page puts that box in a
    frame that shows a fade at the edge beyond which more columns lie, so a reader sees that it scrolls.
-6. ``static/book.css``: display math wider than the column scrolls in its own box (on a phone), its
+6. ``static/anywidget_static.js``: the explorables (``ponderlib.figures.explorables``) are anywidget
+   widgets, which the html-manager cannot load; this script runs their saved ES modules itself, from
+   the page, with no kernel and no network.
+7. ``static/book.css``: display math wider than the column scrolls in its own box (on a phone), its
    number above it; figures stay in the column; the fades of 5; widget sliders on a phone.
 """
 
@@ -115,6 +118,7 @@ def setup(app):
     app.add_js_file(None, body=WIDGET_IMAGE_ALT)
     app.add_js_file(None, body=SEARCH_SNIPPET_MATH)
     app.add_js_file(None, body=TABLE_SCROLL_HINT)
+    app.add_js_file("anywidget_static.js")
     app.add_css_file("book.css")
     app.connect("builder-inited", _add_static)
     app.connect("html-page-context", _drop_repeated_scripts)

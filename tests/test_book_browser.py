@@ -31,9 +31,12 @@ import time
 from urllib.parse import urldefrag, urljoin, urlparse
 
 import pytest
+import torch
 import yaml
 
 from ponderlib.figures import style
+from ponderlib.figures.explorables import PonderNetExplorable
+from ponderlib.mechanisms.halting import act_halting
 
 pytestmark = pytest.mark.slow  # builds the book and drives Chromium: `make test` runs it, `make test-fast` does not
 
@@ -1050,3 +1053,216 @@ def test_the_book_prints_to_one_pdf(build, tmp_path):
     )
     assert with_controls and text.count("Printed at its default setting") >= with_controls
     assert "Open issue" not in text  # the launch buttons are not printed
+
+
+# The explorables ----------------------------------------------------------------------------------------
+
+# (halting units h_1..h_M, eps) that the ACT explorable is driven through: the lesson's inputs, h = 0 and
+# h = 1, the cap M reached, eps at 0 and near 1, a running sum landing on 1 - eps, all 8 steps.
+ACT_EXPLORABLE_CASES = [
+    ([0.1, 0.3, 0.4, 0.5, 0.2], 0.01),
+    ([0.995, 0.5, 0.5], 0.01),
+    ([0.05, 0.05, 0.05, 0.05, 0.05], 0.01),
+    ([0.0, 0.0, 1.0, 0.3], 0.01),
+    ([1.0, 1.0], 0.0),
+    ([0.0], 0.0),
+    ([0.3, 0.3, 0.3], 0.0),
+    ([0.5, 0.49, 0.2], 0.01),
+    ([0.001, 0.002], 0.999),
+    ([0.2, 0.1, 0.15, 0.05, 0.1, 0.1, 0.1, 0.1], 0.05),
+]
+# Inputs the equations do not allow, as a reader types them: (step or "eps", text, what the message names).
+ACT_EXPLORABLE_REFUSED = [(2, "1.5", "h_2 must be a number in [0, 1]"), (1, "", "h_1 must be a number in [0, 1]"),
+                          (3, "-0.2", "h_3 must be a number in [0, 1]"), ("eps", "1", "eps must be a number in [0, 1)")]
+# A control a thumb can hit: at least this tall (px), as Apple's and Google's guidelines ask (44 and 48).
+THUMB_PX = 44
+
+
+def _act_library(units: list[float], eps: float) -> dict:
+    """What the page must show for ``units`` and ``eps``: ponderlib's act_halting and autograd's d rho / d h."""
+    halting_units = torch.tensor([units], dtype=torch.float64, requires_grad=True)
+    halted = act_halting(halting_units, eps)
+    halted.ponder_cost.sum().backward()
+    return {
+        "ponder-steps": [float(halted.ponder_steps.item())],
+        "remainder": [halted.remainder.item()],
+        "ponder-cost": [halted.ponder_cost.item()],
+        "p": halted.halting_probs[0].tolist(),
+        "gradient": halting_units.grad[0].tolist(),
+    }
+
+
+def _shown(explorable) -> dict:
+    """The numbers the explorable shows, by quantity (per step where it has one)."""
+    return explorable.evaluate(
+        """(root) => {
+            const shown = {};
+            for (const node of root.querySelectorAll("[data-quantity]")) {
+                if (node.dataset.quantity === "gradient-summary") continue;
+                (shown[node.dataset.quantity] ||= []).push(Number(node.textContent.trim()));
+            }
+            return shown;
+        }"""
+    )
+
+
+def _act_explorable_problems(page) -> list[str]:
+    problems = []
+    explorable = page.locator('[data-explorable="act"]')
+    for units, eps in ACT_EXPLORABLE_CASES:
+        explorable.locator('select[data-control="steps"]').select_option(str(len(units)))
+        for step, value in enumerate(units, start=1):
+            explorable.locator(f'input[type=number][data-control="h"][data-step="{step}"]').fill(repr(value))
+        explorable.locator('input[type=number][data-control="eps"]').fill(repr(eps))
+        shown, expected = _shown(explorable), _act_library(units, eps)
+        for name, values in expected.items():
+            found = shown.get(name, [])
+            if len(found) != len(values) or any(abs(a - b) > 1e-6 for a, b in zip(found, values)):
+                problems.append(f"h = {units}, eps = {eps}: the page shows {name} = {found}, ponderlib {values}")
+    # Dragging a slider computes too: h_1 dragged to its right end (h_1 = 1) halts after one step.
+    track = explorable.locator('input[type=range][data-control="h"][data-step="1"]')
+    track.scroll_into_view_if_needed()
+    box = track.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] + 20, box["y"] + box["height"] / 2, steps=5)
+    page.mouse.up()
+    dragged = [float(v) for v in explorable.evaluate('(root) => [...root.querySelectorAll("[data-control=h][data-step]")]'
+                                                     '.filter((node) => node.type === "number" && node.checkVisibility())'
+                                                     '.map((node) => node.value)')]
+    eps = float(explorable.locator('input[type=number][data-control="eps"]').input_value())
+    if dragged[0] != 1.0 or _shown(explorable)["ponder-steps"] != _act_library(dragged, eps)["ponder-steps"]:
+        problems.append(f"dragging h_1 to the right end gave h = {dragged} and N = {_shown(explorable)['ponder-steps']}")
+    for step, text, message in ACT_EXPLORABLE_REFUSED:
+        field = 'input[type=number][data-control="eps"]' if step == "eps" else f'input[type=number][data-control="h"][data-step="{step}"]'
+        before = explorable.locator(field).input_value()
+        explorable.locator(field).fill(text)
+        said = explorable.locator(".pe-message").inner_text()
+        visible = explorable.evaluate("(root) => root.innerText")
+        if message not in said or "NaN" in visible or explorable.locator(".pe-results").is_visible():
+            problems.append(f"typing {text!r} for {step}: the page says {said!r} and still shows results or NaN")
+        explorable.locator(field).fill(before)
+        if explorable.locator(".pe-message").inner_text().strip() or not explorable.locator(".pe-results").is_visible():
+            problems.append(f"after {text!r} for {step} was put back to {before}, the page does not compute again")
+    return problems + _thumb_problems(explorable)
+
+
+def _thumb_problems(explorable) -> list[str]:
+    """Every control of an explorable is large enough for a thumb, and the explorable fits its column."""
+    small = explorable.evaluate(
+        """(root, px) => [...root.querySelectorAll("input, select")]
+            .filter((node) => node.checkVisibility() && node.getBoundingClientRect().height < px)
+            .map((node) => `${node.getAttribute("aria-label")} (${Math.round(node.getBoundingClientRect().height)} px)`)""",
+        THUMB_PX,
+    )
+    problems = [f"a control smaller than a thumb: {name}" for name in small]
+    if explorable.evaluate("(root) => root.scrollWidth > root.clientWidth + 1"):
+        problems.append("the explorable is wider than its column")
+    return problems
+
+
+# (lambda_1..lambda_N, lambda_p, truncation, L_1..L_N) for the PonderNet explorable (lambda_N is not used:
+# step N takes what is left): lambda = 0 and 1, lambda_p near 0 and near 1, both truncations, one step.
+PONDERNET_EXPLORABLE_CASES = [
+    ([0.1, 0.3, 0.5, 0.3, 0.2, 1.0], 0.2, "normalised", [0.9, 0.6, 0.3, 0.2, 0.2, 0.2]),
+    ([0.0, 1.0, 0.5, 1.0], 0.5, "last", [1.0, 0.0, 2.0, 3.0]),
+    ([0.2] * 8, 0.001, "normalised", [0.1 * n for n in range(8)]),
+    ([0.2] * 8, 0.999, "last", [1.0] * 8),
+    ([1.0], 0.4, "normalised", [0.7]),
+]
+# Inputs the equations do not allow, as a reader types them: (the field, the text, what the message names).
+PONDERNET_EXPLORABLE_REFUSED = [
+    ('[data-control="lambda"][data-step="1"]', "1.2", "lambda_1 must be a number in [0, 1]"),
+    ('[data-control="lambda-p"]', "1", "lambda_p must be a number in (0, 1)"),
+    ('[data-control="loss"][data-step="1"]', "-1", "L_1 must be a finite number >= 0"),
+]
+# What the PonderNet explorable shows (data-quantity) -> the key of PonderNetExplorable.quantities().
+PONDERNET_SHOWN = {
+    "expected-steps": "expected_steps", "prior-expected-steps": "prior_expected_steps",
+    "reconstruction": "reconstruction", "kl-paper": "kl_paper", "entropy": "entropy", "step-price": "step_price",
+    "rest": "rest", "kl-reverse": "kl_reverse", "prior-entropy": "prior_entropy", "cross-entropy": "cross_entropy",
+    "p": "p", "prior": "prior",
+}
+
+
+def _pondernet_explorable_problems(page) -> list[str]:
+    problems = []
+    explorable = page.locator('[data-explorable="pondernet"]')
+    for lambdas, lambda_p, truncation, losses in PONDERNET_EXPLORABLE_CASES:
+        explorable.locator('select[data-control="steps"]').select_option(str(len(lambdas)))
+        explorable.locator('select[data-control="truncation"]').select_option(truncation)
+        for step, value in enumerate(lambdas[:-1], start=1):
+            explorable.locator(f'input[type=number][data-control="lambda"][data-step="{step}"]').fill(repr(value))
+        for step, value in enumerate(losses, start=1):
+            explorable.locator(f'input[type=number][data-control="loss"][data-step="{step}"]').fill(repr(value))
+        explorable.locator('input[type=number][data-control="lambda-p"]').fill(repr(lambda_p))
+        shown = _shown(explorable)
+        library = PonderNetExplorable(lambdas, lambda_p, truncation, losses).quantities()
+        for name, key in PONDERNET_SHOWN.items():
+            values = library[key] if isinstance(library[key], list) else [library[key]]
+            found = shown.get(name, [])
+            if len(found) != len(values) or any(abs(a - b) > 1e-6 for a, b in zip(found, values)):
+                case = (lambdas, lambda_p, truncation, losses)
+                problems.append(f"{case}: the page shows {name} = {found}, ponderlib {values}")
+    explorable.locator('select[data-control="steps"]').select_option("2")  # lambda_1 and two L_n shown
+    for selector, text, message in PONDERNET_EXPLORABLE_REFUSED:
+        field = explorable.locator(f"input[type=number]{selector}")
+        before = field.input_value()
+        field.fill(text)
+        said = explorable.locator(".pe-message").inner_text()
+        visible = explorable.evaluate("(root) => root.innerText")
+        if message not in said or "NaN" in visible or explorable.locator(".pe-results").is_visible():
+            problems.append(f"typing {text!r} in {selector}: the page says {said!r} and still shows results or NaN")
+        field.fill(before)
+        if explorable.locator(".pe-message").inner_text().strip() or not explorable.locator(".pe-results").is_visible():
+            problems.append(f"after {text!r} in {selector} was put back to {before}, the page does not compute again")
+    return problems + _thumb_problems(explorable)
+
+
+@pytest.mark.parametrize("device", list(READER_WIDTHS))
+def test_the_explorables_compute_what_ponderlib_computes(build, server, browser, device):
+    """Every explorable in the book (found by its ``data-explorable`` root), driven through fixed inputs and
+    edge cases by typing, and by dragging a slider, shows the numbers ponderlib computes for them (to 1e-6);
+    an input the equations do not allow shows a message naming it, never NaN; every control is large
+    enough for a thumb; nothing leaves the site and nothing logs an error."""
+    html, _ = build
+    width = READER_WIDTHS[device]
+    phone = dict(is_mobile=True, has_touch=True, device_scale_factor=1) if device == "phone" else {}
+    context = browser.new_context(viewport={"width": width, "height": 900}, **phone)
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
+    network = _Network(server)
+    context.route("**/*", network)
+    checks = {"act": _act_explorable_problems, "pondernet": _pondernet_explorable_problems}
+    problems: dict[str, list[str]] = {}
+    seen = set()
+    for relative in _pages(html):
+        if "AnyModel" not in (html / relative).read_text(encoding="utf-8"):
+            continue  # no explorable saved in this page's widget state
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(urljoin(server, relative.as_posix()), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        saved = page.evaluate("() => document.querySelectorAll('.anywidget-static').length")
+        try:
+            page.wait_for_function("(n) => document.querySelectorAll('[data-explorable]').length >= n", arg=saved, timeout=30_000)
+        except PlaywrightTimeoutError:
+            pass
+        kinds = page.eval_on_selector_all("[data-explorable]", "(nodes) => nodes.map((node) => node.dataset.explorable)")
+        found = [] if len(kinds) == saved else [f"{saved} explorables saved in the page, {len(kinds)} drawn"]
+        for kind in kinds:
+            seen.add(kind)
+            # An explorable in a closed toggle (a cell tagged hide-output) opens as a reader opens it.
+            toggle = page.locator(f'details:has([data-explorable="{kind}"]):not([open]) > summary')
+            if toggle.count():
+                toggle.first.click()
+                page.locator(f'[data-explorable="{kind}"]').wait_for(state="visible", timeout=10_000)
+            found += checks[kind](page) if kind in checks else [f"no check for the explorable {kind!r}"]
+        found += [f"JavaScript error: {error}" for error in errors] + network.problems()
+        if found:
+            problems[relative.as_posix()] = found
+        page.close()
+    context.close()
+    assert "act" in seen, "no page shows the ACT explorable"
+    assert not problems, f"the explorables at {width} px:\n" + "\n".join(f"{k}:\n  " + "\n  ".join(v) for k, v in problems.items())

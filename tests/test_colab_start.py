@@ -297,6 +297,19 @@ def test_setup_cell_on_colab_installs_the_tag_and_everything_works(colab, kernel
     assert "StackModel" not in switcher["models"], "ipywidgets 7 has no Stack"
     assert switcher["stdout"].split() == ["Image", "True"], "moving the slider must swap the image"
 
+    # The explorables are anywidget widgets, which run on Colab's ipywidgets 7; the installed ponderlib
+    # carries their JavaScript (package data), read when the class is defined.
+    explorable = kernel.run(textwrap.dedent("""\
+        from ponderlib.figures.explorables import ACTExplorable
+
+        explorable = ACTExplorable([0.995, 0.5], eps=0.01)
+        display(explorable)
+        print(explorable.halting().ponder_steps.item(), "export default { render }" in explorable._esm)
+        """))
+    assert "AnyModel" in explorable["models"], explorable["models"]
+    assert any(WIDGET_VIEW in display for display in explorable["displays"]), explorable
+    assert explorable["stdout"].split() == ["1", "True"], explorable
+
     training = kernel.run(textwrap.dedent("""\
         from ponderlib.tasks.parity import train_parity
 

@@ -1,0 +1,76 @@
+// What the explorables' views share: the controls (large enough for a thumb on a phone), number
+// formatting and DOM helpers. The Python side puts this module between the arithmetic and a view.
+
+const MAX_STEPS = 8;
+const SVG = "http://www.w3.org/2000/svg";
+
+const BASE_CSS = `
+.pe { --pe-line: var(--pst-color-text-muted, #666); --pe-danger: var(--pst-color-danger, #d62728);
+  max-width: 40rem; }
+.pe [hidden] { display: none !important; }
+.pe .pe-row { display: grid; grid-template-columns: 3.2rem 1fr 6rem; gap: 0.5rem;
+  align-items: center; min-height: 44px; }
+.pe input[type=range] { width: 100%; height: 44px; margin: 0; accent-color: var(--pe-color); }
+.pe input[type=number], .pe select { min-height: 44px; font-size: 16px; box-sizing: border-box;
+  width: 100%; padding: 0 0.4rem; color: inherit; background: transparent;
+  border: 1px solid var(--pe-line); border-radius: 4px; }
+.pe select { width: auto; min-width: 4.5rem; }
+.pe .pe-message { color: var(--pe-danger); font-weight: 600; min-height: 1.5em; margin: 0.5rem 0; }
+.pe .pe-summary { font-size: 1.05rem; margin: 0.5rem 0; }
+.pe output { font-weight: 600; font-variant-numeric: tabular-nums; }
+.pe .pe-figures { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; align-items: flex-start; }
+.pe svg { display: block; flex: 1 1 16rem; max-width: 26rem; height: auto; }
+.pe svg text { fill: currentColor; font-size: 11px; }
+.pe table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.5rem 0; }
+.pe th, .pe td { padding: 0.2rem 0.6rem; text-align: right; }
+`;
+
+function make(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function svg(tag, attributes = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}
+
+function subscripted(base, index) {
+  return [base, make("sub", {}, [String(index)])];
+}
+
+// Up to 6 decimals, trailing zeros dropped: 0.2, 4.2, 0.995; never "-0".
+function format(value) {
+  const rounded = Number(value.toFixed(6));
+  return String(rounded === 0 ? 0 : rounded);
+}
+
+// The number a field holds, or the text it holds when that is not a number.
+function parse(text) {
+  const trimmed = text.trim();
+  return trimmed === "" || Number.isNaN(Number(trimmed)) ? trimmed : Number(trimmed);
+}
+
+// A field to type a number in, large enough for a thumb.
+function numberField(label, control, index) {
+  const field = make("input", { type: "number", min: 0, step: "any", inputmode: "decimal",
+    "aria-label": label, "data-control": control });
+  if (index !== undefined) field.dataset.step = index;
+  return field;
+}
+
+// A slider and a field for one number in [min, max] (the field also takes what the slider cannot).
+function slider(label, min, max, step, control, index) {
+  const range = make("input", { type: "range", min, max, step, "aria-label": label,
+    "data-control": control });
+  if (index !== undefined) range.dataset.step = index;
+  return { range, field: numberField(label, control, index) };
+}
+
+// A row of the controls: a label, then its inputs.
+function row(label, ...inputs) {
+  return make("div", { class: "pe-row" }, [make("span", {}, label), ...inputs]);
+}
