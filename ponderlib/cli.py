@@ -344,15 +344,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         output = args.run(args)
     except (ValueError, TypeError) as exc:
         parser.error(str(exc))
-    except (MemoryError, RuntimeError) as exc:
+    except SweepIncomplete as exc:
+        parser.exit(1, f"{parser.prog}: {exc}\n")
+    except (MemoryError, RuntimeError) as exc:  # after SweepIncomplete, a RuntimeError too
         if not _out_of_memory(exc):
             raise
         parser.error(
             "out of memory: the run's tensors do not fit this machine (batch_size times the model's width, the "
             "input's length and max_ponder_steps); lower one of them. torch: " + str(exc).split(". Error code")[0]
         )
-    except SweepIncomplete as exc:
-        parser.exit(1, f"{parser.prog}: {exc}\n")
     args.show(output, args.json)
     return 0
 

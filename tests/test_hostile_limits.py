@@ -179,11 +179,15 @@ def test_cli_refuses_a_huge_count_at_once_under_a_memory_cap(args, name):
 
 def test_sizes_each_within_bounds_that_do_not_fit_together_are_one_line_not_a_traceback(tmp_path):
     """Each count below its bound, their product beyond the memory cap: torch's failed allocation becomes
-    the CLI's one-line error naming the sizes to lower, with exit status 2, and no results file."""
+    ``train``'s one-line error naming the sizes to lower (exit status 2), and a sweep's one-line report of
+    the failed run (exit status 1), which leaves no results file."""
+    sizes = ["--batch-size", str(MAX_BATCH), "--hidden", str(MAX_WIDTH), "--max-ponder-steps", "100", "--max-updates", "1"]
+    assert_one_line_exit_2(run_capped("train", "parity", *sizes), "out of memory", "batch_size", "max_ponder_steps")
     results = tmp_path / "runs.jsonl"
     proc = run_capped("sweep", "parity", "--grid", f"batch_size={MAX_BATCH}", "--set", f"hidden={MAX_WIDTH}",
                       "--set", "max_ponder_steps=100", "--set", "max_updates=1", "--seeds", "0", "--results", str(results))
-    assert_one_line_exit_2(proc, "out of memory", "batch_size", "max_ponder_steps")
+    assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr[-2000:]
+    assert "1 of 1 runs failed" in proc.stderr and "allocate" in proc.stderr and "Traceback" not in proc.stderr
     assert not results.exists() or results.read_text() == ""
 
 
