@@ -3,8 +3,9 @@
 Every page of the table of contents (``_toc.yml``), in its order, is opened in headless Chromium
 (Debian's ``/usr/bin/chromium``, driven by Playwright; no browser is downloaded) from a local server
 with the network cut off, printed as a reader sees it (math typeset, each slider figure drawn at its
-default setting, with a note saying so: the print rules of ``_ext/static/book.css``), and the pages
-are merged into one PDF with a bookmark per page (pypdf).
+default setting and each explorable, opened, at its default inputs, each with a note saying so: the
+print rules of ``_ext/static/book.css``), and the pages are merged into one PDF with a bookmark per
+page (pypdf).
 
     python scripts/book_pdf.py _build/html _build/html/book.pdf
 
@@ -58,6 +59,8 @@ def _print_page(context, url: str) -> bytes:
         page.wait_for_function("([s, n]) => document.querySelectorAll(s).length >= n", arg=[CONTROLS, controls])
     page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
     page.evaluate("() => Promise.all([...document.images].map((i) => i.complete ? 0 : i.decode().catch(() => 0)))")
+    # An explorable behind a toggle is printed open (at its default inputs); other toggles stay shut.
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { if (d.querySelector('.anywidget-static')) d.open = true; })")
     page.emulate_media(media="print")
     pdf = page.pdf(format="A4", print_background=True, margin={"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})
     page.close()

@@ -1026,7 +1026,7 @@ def test_search_finds_the_chapters_first_with_snippets_that_read(build, server, 
 def test_the_book_prints_to_one_pdf(build, tmp_path):
     """``make pdf`` (scripts/book_pdf.py) on the built book: one PDF with a bookmark per page of the table
     of contents, in its order and under its title; every slider or menu figure printed with the note
-    that says so; the launch buttons and the sidebars not printed."""
+    that says so, every explorable printed open with its own; the launch buttons not printed."""
     pypdf = pytest.importorskip("pypdf")
     if not CHROMIUM.is_file():
         _unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
@@ -1052,6 +1052,13 @@ def test_the_book_prints_to_one_pdf(build, tmp_path):
         for found in state.findall((html / f"{document}.html").read_text(encoding="utf-8"))
     )
     assert with_controls and text.count("Printed at its default setting") >= with_controls
+    explorables = sum(  # the explorables the pages' widget states hold, printed open with their note
+        model["model_module"] == "anywidget"
+        for document in documents
+        for found in state.findall((html / f"{document}.html").read_text(encoding="utf-8"))
+        for model in json.loads(found)["state"].values()
+    )
+    assert explorables and text.count("Printed with its default inputs") == explorables
     assert "Open issue" not in text  # the launch buttons are not printed
 
 
