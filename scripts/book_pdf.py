@@ -67,8 +67,24 @@ def _print_page(context, url: str) -> bytes:
     return pdf
 
 
-def print_book(html: pathlib.Path, output: pathlib.Path, toc: pathlib.Path = ROOT / "_toc.yml") -> int:
-    """Print every page of ``toc`` from the built book in ``html`` into ``output``; the number of pages."""
+def _print_pages(browser, base: str, documents: list[str], writer, reader_class) -> None:
+    """Print each of ``documents`` from the server at ``base`` into ``writer``, a bookmark per page."""
+    context = browser.new_context(viewport={"width": 1000, "height": 1400})
+    context.set_default_timeout(TIMEOUT_MS)
+    # Offline, as the book must work: a request that leaves the local server is refused.
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
+    for doc in documents:
+        reader = reader_class(io.BytesIO(_print_page(context, f"{base}{doc}.html")))
+        first = len(writer.pages)
+        writer.append(reader)
+        title = reader.metadata.title if reader.metadata and reader.metadata.title else doc
+        writer.add_outline_item(title=title.split(" — ")[0].strip(), page_number=first)
+    context.close()
+
+
+def print_book(html: pathlib.Path, output: pathlib.Path, toc: pathlib.Path = ROOT / "_toc.yml", browser=None) -> int:
+    """Print every page of ``toc`` from the built book in ``html`` into ``output``; the number of pages.
+    ``browser``: a Playwright Chromium already launched (a test's), else the system Chromium is started."""
     from playwright.sync_api import sync_playwright
     from pypdf import PdfReader, PdfWriter
 
@@ -81,19 +97,13 @@ def print_book(html: pathlib.Path, output: pathlib.Path, toc: pathlib.Path = ROO
     with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_address[1]}/"
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-            context = browser.new_context(viewport={"width": 1000, "height": 1400})
-            context.set_default_timeout(TIMEOUT_MS)
-            # Offline, as the book must work: a request that leaves the local server is refused.
-            context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
-            for doc in documents:
-                reader = PdfReader(io.BytesIO(_print_page(context, f"{base}{doc}.html")))
-                first = len(writer.pages)
-                writer.append(reader)
-                title = reader.metadata.title if reader.metadata and reader.metadata.title else doc
-                writer.add_outline_item(title=title.split(" — ")[0].strip(), page_number=first)
-            browser.close()
+        if browser is not None:
+            _print_pages(browser, base, documents, writer, PdfReader)
+        else:
+            with sync_playwright() as playwright:
+                own = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+                _print_pages(own, base, documents, writer, PdfReader)
+                own.close()
         server.shutdown()
     writer.add_metadata({"/Title": "Learning to Ponder"})
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -1023,19 +1023,17 @@ def test_search_finds_the_chapters_first_with_snippets_that_read(build, server, 
     assert not problems, "\n".join(problems)
 
 
-def test_the_book_prints_to_one_pdf(build, tmp_path):
+def test_the_book_prints_to_one_pdf(build, browser, tmp_path):
     """``make pdf`` (scripts/book_pdf.py) on the built book: one PDF with a bookmark per page of the table
     of contents, in its order and under its title; every slider or menu figure printed with the note
     that says so, every explorable printed open with its own; the launch buttons not printed."""
     pypdf = pytest.importorskip("pypdf")
-    if not CHROMIUM.is_file():
-        _unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
     sys.path.insert(0, str(ROOT / "scripts"))
     import book_pdf
 
     html, _ = build
     output = tmp_path / "book.pdf"
-    pages = book_pdf.print_book(html, output)
+    pages = book_pdf.print_book(html, output, browser=browser)  # the module's Chromium: one Playwright per thread
     reader = pypdf.PdfReader(str(output))
     assert len(reader.pages) == pages and pages > 20 * len(_lessons())
     documents = book_pdf.toc_pages(ROOT / "_toc.yml")

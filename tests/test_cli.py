@@ -22,7 +22,7 @@ def test_train_parity_json():
     "args, message",
     [
         (["--lambda-p", "1.5"], "lambda_p must be in (0, 1], got 1.5"),
-        (["--tau", "-1"], "tau must be a finite number >= 0, got -1.0"),
+        (["--tau", "-1"], "tau must be a finite number >= 0 and at most 1e+06, got -1.0"),
         (["--max-ponder-steps", "0"], "max_ponder_steps must be an integer in [1, 10000], got 0"),
         (["--n-elems", "0"], "n_elems must be an integer in [1, 10000], got 0"),
         (["--method", "lstm"], "invalid choice: 'lstm'"),

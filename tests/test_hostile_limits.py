@@ -440,7 +440,7 @@ def test_no_float_field_of_a_config_takes_nan_or_inf(config_class):
 )
 @pytest.mark.parametrize("value", [NAN, INF])
 def test_a_model_refuses_a_halting_bias_that_is_not_finite(build, name, value):
-    with pytest.raises(ValueError, match=rf"^{name} must be a finite number, got"):
+    with pytest.raises(ValueError, match=rf"^{name} must be a finite number between -1e\+06 and 1e\+06, got"):
         build(value)
 
 
@@ -519,3 +519,39 @@ def test_the_universal_transformer_reads_nothing_at_padding_and_names_a_mask_els
     assert torch.isfinite(ut(x, padding_mask=mask).state).all()  # a NaN at padding is never read
     with pytest.raises(ValueError, match="padding_mask is on meta but x on cpu"):
         ut(x, padding_mask=mask.to("meta"))
+
+
+# --- float settings beyond what a run's float32 arithmetic survives (found by a probe, 2026-11-28) ------
+
+
+@pytest.mark.parametrize(
+    ("config_class", "overrides", "name"),
+    [
+        (ParityConfig, {"lr": 1e300}, "lr"),
+        (ParityConfig, {"grad_clip": 1e300}, "grad_clip"),
+        (ParityConfig, {"method": "act", "tau": 1e300}, "tau"),
+        (ParityConfig, {"method": "act", "halting_bias_init": -1e300}, "halting_bias_init"),
+        (ParityConfig, {"beta": 1e300}, "beta"),
+        (ChainsConfig, {"method": "act", "halting_bias_init": 1e300}, "halting_bias_init"),
+        (ChainsConfig, {"method": "act", "tau": 1e300}, "tau"),
+        (SequenceConfig, {"halting_bias_init": 1e300}, "halting_bias_init"),
+        (SortConfig, {"lr": 1e300}, "lr"),
+        (HullConfig, {"lr": 1e39}, "lr"),
+    ],
+)
+def test_a_float_setting_too_large_for_float32_is_refused_up_front(config_class, overrides, name):
+    with pytest.raises(ValueError, match=rf"^{name} must be a finite number .*1e\+06, got"):
+        config_class(**overrides, max_updates=1).validate()
+    config_class(**{**overrides, name: 1e6 if overrides[name] > 0 else -1e6}, max_updates=1).validate()  # the bound itself
+
+
+def test_cli_lr_too_large_for_float32_is_one_line_exit_2():
+    assert_one_line_exit_2(run_capped("train", "parity", "--lr", "1e300", "--max-updates", "1"), "lr", "at most 1e+06")
+
+
+def test_spike_threshold_bounds_its_bisection():
+    from ponderlib.experiments.pondernet import spike_threshold
+
+    with pytest.raises(ValueError, match=r"^iterations must be an integer in \[1, 1100\]"):
+        spike_threshold(5, iterations=10**12)
+    assert spike_threshold(5, iterations=1100) == spike_threshold(5, iterations=200)  # converged long before

@@ -285,7 +285,7 @@ TINY_FLAGS = [f"--set={name}={value}" for name, value in TINY.items()]
         (["parity", "--grid", "colour=red"], "'colour' is not a field of ParityConfig"),
         (["parity", "--grid", "n-elems=eight"], "--grid n_elems must be an integer, got 'eight'"),
         (["parity", "--grid", "tau"], "--grid takes FIELD=VALUE[,VALUE...], got 'tau'"),
-        (["parity", "--grid", "tau=-1,0.1"], "tau must be a finite number >= 0, got -1.0"),
+        (["parity", "--grid", "tau=-1,0.1"], "tau must be a finite number >= 0 and at most 1e+06, got -1.0"),
         (["parity", "--grid", "seed=1,2"], "grid must not set 'seed'"),
         (["parity", "--set", "tau=0.1,0.2"], "--set takes one value"),
         (["parity"], "grid must be a non-empty mapping"),

@@ -88,22 +88,33 @@ def check_correlated(name: str, value: int, per_item: int, why: str) -> None:
         )
 
 
+MAX_SCALE = 1e6
+"""The largest magnitude a float setting takes (a learning rate, ``tau``, ``beta``, an initial bias, a
+clipping norm, seconds): a run's float32 arithmetic stays finite below it, where ``--lr 1e300`` or
+``--tau 1e300`` overflowed inside Adam or the loss, with an error that named a tensor, not the setting."""
+
+
+def _is_number(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+
+
 def check_non_negative(name: str, value: float) -> None:
-    """Raise unless ``value`` is a finite number >= 0 (``tau``, ``beta``)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    """Raise unless ``value`` is a finite number in ``[0, MAX_SCALE]`` (``tau``, ``beta``)."""
+    if not _is_number(value) or not 0 <= value <= MAX_SCALE:
+        raise ValueError(f"{name} must be a finite number >= 0 and at most {MAX_SCALE:g}, got {value!r}")
 
 
 def check_finite(name: str, value: float) -> None:
-    """Raise unless ``value`` is a finite number (an initial bias, which may have either sign)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    """Raise unless ``value`` is a finite number in ``[-MAX_SCALE, MAX_SCALE]`` (an initial bias, which
+    may have either sign)."""
+    if not _is_number(value) or abs(value) > MAX_SCALE:
+        raise ValueError(f"{name} must be a finite number between {-MAX_SCALE:g} and {MAX_SCALE:g}, got {value!r}")
 
 
 def check_positive(name: str, value: float) -> None:
-    """Raise unless ``value`` is a finite number > 0."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    """Raise unless ``value`` is a finite number in ``(0, MAX_SCALE]``."""
+    if not _is_number(value) or not 0 < value <= MAX_SCALE:
+        raise ValueError(f"{name} must be a finite number > 0 and at most {MAX_SCALE:g}, got {value!r}")
 
 
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:

@@ -12,7 +12,7 @@ import torch
 
 from ponderlib.core.engine import run_summary
 from ponderlib.core.stats import pearson_correlation
-from ponderlib.core.validation import check_fraction, check_int
+from ponderlib.core.validation import MAX_LENGTH, check_fraction, check_int
 from ponderlib.tasks.parity import ParityResult
 
 
@@ -161,10 +161,11 @@ def spike_threshold(max_ponder_steps: int, iterations: int = 60) -> float:
     bisection (the left side falls and the right side grows with ``lambda_p``, so there is one root).
 
     Raises:
-        ValueError: ``max_ponder_steps < 2`` (with one step there is no tail).
+        ValueError: ``max_ponder_steps`` outside ``[2, MAX_LENGTH]`` (with one step there is no tail), or
+            ``iterations`` outside ``[1, 1100]`` (after about 1,075 halvings the interval is one float64).
     """
-    check_int("max_ponder_steps", max_ponder_steps, minimum=2)
-    check_int("iterations", iterations, minimum=1)
+    check_int("max_ponder_steps", max_ponder_steps, minimum=2, maximum=MAX_LENGTH)
+    check_int("iterations", iterations, minimum=1, maximum=1100)  # float64's interval is one point after 1,075
     low, high = 0.0, 1.0
     for _ in range(iterations):
         middle = (low + high) / 2
