@@ -684,10 +684,15 @@ CONFIRMED = {
 
 PRESETS.update({name + CONFIRMATION_SUFFIX: confirmation(PRESETS[name], **grid) for name, grid in CONFIRMED.items()})
 
+"""The chapters' live settings over 20 seeds, and the papers' parity sweeps at their scale (budgets ours:
+100,000 training updates each; ``--set max_updates=...`` changes them), for ``python -m ponderlib sweep
+--preset NAME`` and ``make evidence PRESET=NAME``."""
+
 THINKING_TIME_SETTINGS = {
     "cell": ("tanh", "the paper's cell (app. B.1: 'a simple RNN with a single hidden layer containing 128 tanh units')"),
     "lr": (3e-4, "the paper's learning rate (app. B.1: Adam 'with learning rate fixed to 0.0003')"),
-    "grad_clip": (1e6, "no gradient clipping (the paper states none; a global norm of 1e6 never binds here)"),
+    "grad_clip": (1e6, "no gradient clipping (the paper states none; a global norm of 1e6, the largest allowed, "
+                       "leaves every update as it is unless a gradient explodes)"),
 }
 """Issue 37's thinking-time gap, one ledger setting at a time: field -> (the paper's value, why), each
 changed alone from ``pondernet-lambda-16-unroll``'s book setting (unroll ``cap``, the normalised prior)."""
@@ -705,6 +710,3 @@ for _field, (_value, _why) in THINKING_TIME_SETTINGS.items():
                "unroll": "cap", "prior_truncation": "normalised"},
     )
 
-"""The chapters' live settings over 20 seeds, and the papers' parity sweeps at their scale (budgets ours:
-100,000 training updates each; ``--set max_updates=...`` changes them), for ``python -m ponderlib sweep
---preset NAME`` and ``make evidence PRESET=NAME``."""
