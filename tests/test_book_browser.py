@@ -37,6 +37,7 @@ import yaml
 from ponderlib.figures import style
 from ponderlib.figures.explorables import PonderNetExplorable
 from ponderlib.mechanisms.halting import act_halting
+from tests.explorable_cases import ACT_CASES
 
 pytestmark = pytest.mark.slow  # builds the book and drives Chromium: `make test` runs it, `make test-fast` does not
 
@@ -1062,20 +1063,6 @@ def test_the_book_prints_to_one_pdf(build, browser, tmp_path):
 
 # The explorables ----------------------------------------------------------------------------------------
 
-# (halting units h_1..h_M, eps) that the ACT explorable is driven through: the lesson's inputs, h = 0 and
-# h = 1, the cap M reached, eps at 0 and near 1, a running sum landing on 1 - eps, all 8 steps.
-ACT_EXPLORABLE_CASES = [
-    ([0.1, 0.3, 0.4, 0.5, 0.2], 0.01),
-    ([0.995, 0.5, 0.5], 0.01),
-    ([0.05, 0.05, 0.05, 0.05, 0.05], 0.01),
-    ([0.0, 0.0, 1.0, 0.3], 0.01),
-    ([1.0, 1.0], 0.0),
-    ([0.0], 0.0),
-    ([0.3, 0.3, 0.3], 0.0),
-    ([0.5, 0.49, 0.2], 0.01),
-    ([0.001, 0.002], 0.999),
-    ([0.2, 0.1, 0.15, 0.05, 0.1, 0.1, 0.1, 0.1], 0.05),
-]
 # Inputs the equations do not allow, as a reader types them: (step or "eps", text, what the message names).
 ACT_EXPLORABLE_REFUSED = [(2, "1.5", "h_2 must be a number in [0, 1]"), (1, "", "h_1 must be a number in [0, 1]"),
                           (3, "-0.2", "h_3 must be a number in [0, 1]"), ("eps", "1", "eps must be a number in [0, 1)")]
@@ -1114,7 +1101,7 @@ def _shown(explorable) -> dict:
 def _act_explorable_problems(page) -> list[str]:
     problems = []
     explorable = page.locator('[data-explorable="act"]')
-    for units, eps in ACT_EXPLORABLE_CASES:
+    for units, eps in ACT_CASES:
         explorable.locator('select[data-control="steps"]').select_option(str(len(units)))
         for step, value in enumerate(units, start=1):
             explorable.locator(f'input[type=number][data-control="h"][data-step="{step}"]').fill(repr(value))

@@ -17,22 +17,7 @@ from ipywidgets.embed import dependency_state
 
 from ponderlib.figures.explorables import MAX_EXPLORABLE_STEPS, ACTExplorable, PonderNetExplorable, module_source
 from ponderlib.mechanisms.halting import act_halting
-
-# (halting units, eps): the lesson's inputs, h = 0 and h = 1, the cap reached, eps at its bounds, a sum
-# that lands on 1 - eps exactly, eight steps.
-ACT_CASES = [
-    ([0.1, 0.3, 0.4, 0.5, 0.2], 0.01),
-    ([0.995, 0.5, 0.5, 0.5, 0.5], 0.01),
-    ([0.05, 0.05, 0.05, 0.05, 0.05], 0.01),
-    ([0.0, 0.0, 1.0, 0.3], 0.01),
-    ([1.0, 1.0], 0.0),
-    ([0.0], 0.0),
-    ([0.3, 0.3, 0.3], 0.0),
-    ([0.5, 0.49, 0.2], 0.01),
-    ([0.25, 0.25, 0.25, 0.25], 0.0),
-    ([0.001, 0.002], 0.999),
-    ([0.2, 0.1, 0.15, 0.05, 0.1, 0.1, 0.1, 0.1], 0.05),
-]
+from tests.explorable_cases import ACT_CASES
 
 
 def _node(script: str, view: str = "act.js") -> object:
@@ -46,6 +31,16 @@ def _node(script: str, view: str = "act.js") -> object:
     result = subprocess.run(["node", "--input-type=module", "-e", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+def _input_errors(function: str, cases: list, view: str = "act.js") -> list:
+    """Call the page's ``function`` on each case's arguments in Node: for each, ``[is an InputError,
+    its message]``, or None where the call did not raise."""
+    script = f"""console.log(JSON.stringify({json.dumps(cases)}.map((args) => {{
+        try {{ {function}(...args); return null; }}
+        catch (error) {{ return [error instanceof InputError, error.message]; }}
+    }})));"""
+    return _node(script, view)
 
 
 def _library(units: list[float], eps: float) -> dict:
@@ -74,11 +69,7 @@ def test_the_page_computes_act_as_the_library_does():
 
 def test_the_page_names_the_input_it_cannot_take():
     cases = [([], 0.01), ([0.2, 1.5], 0.01), ([-0.1], 0.01), ([0.2, ""], 0.01), ([0.2], 1), ([0.2], "")]
-    script = f"""console.log(JSON.stringify({json.dumps(cases)}.map(([h, eps]) => {{
-        try {{ actHalting(h, eps); return null; }}
-        catch (error) {{ return [error instanceof InputError, error.message]; }}
-    }})));"""
-    found = _node(script)
+    found = _input_errors("actHalting", cases)
     assert all(kind for kind, _ in found)
     assert [message for _, message in found] == [
         "the halting units must hold at least one h_n, got none",
@@ -168,11 +159,7 @@ def test_the_page_names_the_pondernet_input_it_cannot_take():
     cases = [([0.2, 1.0], 0.0, "last", [1, 1]), ([0.2, 1.0], 1, "last", [1, 1]), ([1.3, 1.0], 0.2, "last", [1, 1]),
              ([0.2, 1.0], 0.2, "both", [1, 1]), ([0.2, 1.0], 0.2, "last", [1, -1]), ([0.2, 1.0], 0.2, "last", [1]),
              ([], 0.2, "last", [])]
-    script = f"""console.log(JSON.stringify({json.dumps(cases)}.map(([l, lp, t, L]) => {{
-        try {{ pondernetQuantities(l, lp, t, L); return null; }}
-        catch (error) {{ return [error instanceof InputError, error.message]; }}
-    }})));"""
-    found = _node(script, "pondernet.js")
+    found = _input_errors("pondernetQuantities", cases, "pondernet.js")
     assert all(kind for kind, _ in found)
     assert [message for _, message in found] == [
         "lambda_p must be a number in (0, 1), got 0",

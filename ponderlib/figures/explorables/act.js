@@ -159,27 +159,14 @@ function render({ model, el }) {
     epsControl.field.value = texts.eps;
   }
 
-  function listen(control, write) {
-    control.range.addEventListener("input", () => {
-      write(Number(control.range.value), control.range.value);
-      control.field.value = control.range.value;
-      update();
-    });
-    control.field.addEventListener("input", () => {
-      const value = parse(control.field.value);
-      write(value, control.field.value);
-      if (typeof value === "number") control.range.value = String(value);
-      update();
-    });
-  }
   unitControls.forEach((control, n) => listen(control, (value, text) => {
     if (typeof value === "number") units[n] = value;
     texts.units[n] = text;
-  }));
+  }, update));
   listen(epsControl, (value, text) => {
     if (typeof value === "number") eps = value;
     texts.eps = text;
-  });
+  }, update);
   stepChoice.addEventListener("change", () => {
     steps = Number(stepChoice.value);
     showValues();

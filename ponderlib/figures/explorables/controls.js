@@ -74,3 +74,19 @@ function slider(label, min, max, step, control, index) {
 function row(label, ...inputs) {
   return make("div", { class: "pe-row" }, [make("span", {}, label), ...inputs]);
 }
+
+// A slider and its number field kept together: either one, moved or typed, passes its value (a number,
+// or what parse made of the text) and its text to write, puts the other in step, and calls update.
+function listen(control, write, update) {
+  control.range.addEventListener("input", () => {
+    write(Number(control.range.value), control.range.value);
+    control.field.value = control.range.value;
+    update();
+  });
+  control.field.addEventListener("input", () => {
+    const value = parse(control.field.value);
+    write(value, control.field.value);
+    if (typeof value === "number") control.range.value = String(value);
+    update();
+  });
+}

@@ -173,27 +173,14 @@ function render({ model, el }) {
     truncationChoice.value = truncation;
   }
 
-  function listen(control, write) {
-    control.range.addEventListener("input", () => {
-      write(Number(control.range.value), control.range.value);
-      control.field.value = control.range.value;
-      update();
-    });
-    control.field.addEventListener("input", () => {
-      const value = parse(control.field.value);
-      write(value, control.field.value);
-      if (typeof value === "number") control.range.value = String(value);
-      update();
-    });
-  }
   lambdaControls.forEach((control, n) => listen(control, (value, text) => {
     if (typeof value === "number") lambdas[n] = value;
     texts.lambdas[n] = text;
-  }));
+  }, update));
   listen(priorControl, (value, text) => {
     if (typeof value === "number") lambdaP = value;
     texts.lambdaP = text;
-  });
+  }, update);
   lossFields.forEach((field, n) => field.addEventListener("input", () => {
     const value = parse(field.value);
     if (typeof value === "number") losses[n] = value;
