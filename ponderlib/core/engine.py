@@ -13,6 +13,7 @@ or a slow machine; ``max_seconds`` exists only as a safety net.
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 import time
@@ -201,6 +202,12 @@ class TrainConfig:
         config with a schedule overrides it (:class:`DecayingLRConfig`'s ``lr_decay``)."""
         return None
 
+    def checkpoint_metric(self) -> str | None:
+        """The held-out metric whose best evaluation :func:`fit` keeps the network of, restoring it after
+        training; None (here, and so in every task that does not override it): the run ends with its final
+        network. A hook, not a field, for the same reason as :meth:`lr_scheduler` (parity's ``checkpoint``)."""
+        return None
+
     def generator(self, stream: str, device: torch.device | str | None = None) -> torch.Generator:
         """The generator of one of :data:`~ponderlib.core.seeds.STREAMS` for this run's ``seed``, on ``device``."""
         return stream_generator(self.seed, stream, device)
@@ -359,6 +366,7 @@ class FitResult:
     reached_target: bool
     seconds_to_target: float | None
     interrupted: bool
+    checkpoint_update: int | None = None
 
 
 def fit(
@@ -379,7 +387,10 @@ def fit(
         config: a validated :class:`TrainConfig` (see :func:`start_run`): its ``learning_rate``,
             ``grad_clip``, ``target_accuracy`` (the target of ``target_metric``), ``max_updates``,
             ``max_seconds``, ``eval_every`` and ``progress`` are used, and its
-            :meth:`~TrainConfig.lr_scheduler`, stepped after every training update.
+            :meth:`~TrainConfig.lr_scheduler`, stepped after every training update, and its
+            :meth:`~TrainConfig.checkpoint_metric`: where it names a metric, the network of the evaluation
+            where that metric was highest (the first, on a tie) is restored after training, and
+            ``checkpoint_update`` says which update it was.
 
     ``KeyboardInterrupt`` ends training early; the model keeps its weights and the result has
     ``interrupted=True`` with the history so far.
@@ -393,11 +404,14 @@ def fit(
     reached, seconds_to_target, interrupted = False, None, False
     shown = progress_enabled(config.progress)
     bar = tqdm(total=max_updates, desc=desc, disable=not shown, leave=False, unit="update")
+    kept_metric, kept = config.checkpoint_metric(), None  # kept: (metric, update, weights) of the best so far
 
     def evaluate_and_record() -> bool:
-        nonlocal running_loss, losses_seen
+        nonlocal running_loss, losses_seen, kept
         model.eval()
         metrics = evaluate()
+        if kept_metric is not None and (kept is None or math.isnan(kept[0]) or metrics[kept_metric] > kept[0]):
+            kept = (metrics[kept_metric], update, {k: v.detach().clone() for k, v in model.state_dict().items()})
         for callback in _evaluation_callbacks:
             callback(update, model)
         model.train()
@@ -434,6 +448,8 @@ def fit(
     if not history.update or history.update[-1] != update:
         if evaluate_and_record() and not reached:
             reached, seconds_to_target = True, history.seconds[-1]
+    if kept is not None:
+        model.load_state_dict(kept[2])
     model.eval()
     return FitResult(
         history=history,
@@ -442,6 +458,7 @@ def fit(
         reached_target=reached,
         seconds_to_target=seconds_to_target,
         interrupted=interrupted,
+        checkpoint_update=None if kept is None else kept[1],
     )
 
 
@@ -481,6 +498,7 @@ class TrainResult:
             "seconds": round_or_none(self.fit.seconds),
             "updates": self.fit.updates,
             "interrupted": self.fit.interrupted,
+            **({} if self.fit.checkpoint_update is None else {"checkpoint_update": self.fit.checkpoint_update}),
             **self.metrics(),
             "curve": self.history.curve(),
             "config": self.config.to_dict(),

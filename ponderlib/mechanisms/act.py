@@ -107,10 +107,17 @@ class ACT(nn.Module):
         self.max_ponder_steps = max_ponder_steps
         self.eps = eps
 
-    def forward(self, x: torch.Tensor, state: torch.Tensor | None = None) -> ACTOutput:
-        """Ponder on ``x`` of shape ``(B, input_size)``, starting from ``state`` ``(B, H)`` (zeros if None).
+    def forward(
+        self, x: torch.Tensor, state: torch.Tensor | None = None, max_ponder_steps: int | None = None
+    ) -> ACTOutput:
+        """Ponder on ``x`` of shape ``(B, input_size)``, starting from ``state`` ``(B, H)`` (zeros if None),
+        at most ``max_ponder_steps`` steps (None: the model's cap; a larger one at evaluation lets ``N(t)``
+        grow beyond what training allowed).
 
         ``TypeError`` unless ``x`` (and ``state``, when given) is a tensor."""
+        if max_ponder_steps is not None:  # the model's own cap was checked when it was built
+            check_counts(MAX_LENGTH, max_ponder_steps=max_ponder_steps)
+        cap = self.max_ponder_steps if max_ponder_steps is None else max_ponder_steps
         check_rank("x", x, 2, "(batch, input_size)")
         cell_inputs = getattr(self.cell, "input_size", None)  # nn.GRUCell, nn.RNNCell: the input and the flag
         ensure_model_input("x", x, self, None if cell_inputs is None else cell_inputs - 1, "input_size")
@@ -123,14 +130,14 @@ class ACT(nn.Module):
         later = torch.cat([x, x.new_zeros(batch, 1)], dim=1)  # (B, I+1): flag = 0 afterwards
         halting_sum = x.new_zeros(batch)  # (B,): sum_n h_n, only to decide when everyone has halted
         states, outputs, halting_units = [], [], []
-        for n in range(1, self.max_ponder_steps + 1):
+        for n in range(1, cap + 1):
             state = self.cell(first if n == 1 else later, state)  # (B, H)
             h = torch.sigmoid(self.halting_unit(state)).squeeze(1)  # (B,)
             states.append(state)
             outputs.append(self.output_layer(state))  # (B, O)
             halting_units.append(h)
             halting_sum = halting_sum + h.detach()
-            if n < self.max_ponder_steps and bool((halting_sum >= 1.0 - self.eps).all()):
+            if n < cap and bool((halting_sum >= 1.0 - self.eps).all()):
                 break  # every sample has halted: the remaining steps would all get p_n = 0
         if not bool(torch.isfinite(halting_sum).all()):  # one synchronisation: a NaN in x or the state halts nothing
             raise ValueError("the halting units h_n are not finite: x or state holds a NaN or an infinity")

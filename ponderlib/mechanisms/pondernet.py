@@ -79,7 +79,7 @@ class PonderNetInference:
     Attributes:
         output: ``y_n`` at each sample's halting step, shape ``(B, ...)``.
         ponder_steps: the ponder step each sample halted at, shape ``(B,)``, int64, in
-            ``[1, max_ponder_steps]``.
+            ``[1, max_ponder_steps]`` (the call's cap).
         ponder_steps_run: how many times the step function ran on the (shrinking) batch: the latest
             ponder step at which any sample halted.
         sample_ponder_steps: step-function evaluations summed over samples (``ponder_steps.sum()``):
@@ -189,7 +189,11 @@ class PonderNet(nn.Module):
 
     @torch.no_grad()
     def infer(
-        self, x: torch.Tensor, halting_rule: str = "sample", generator: torch.Generator | None = None
+        self,
+        x: torch.Tensor,
+        halting_rule: str = "sample",
+        generator: torch.Generator | None = None,
+        max_ponder_steps: int | None = None,
     ) -> PonderNetInference:
         """Halt for real on ``x`` of shape ``(B, ...)``: halted samples stop being computed.
 
@@ -197,8 +201,13 @@ class PonderNet(nn.Module):
             halting_rule: ``"sample"`` draws ``halt ~ Bernoulli(lambda_n)`` at every step (the paper);
                 ``"median"`` halts once ``sum_{j<=n} p_j >= 1/2``.
             generator: for reproducible sampling.
+            max_ponder_steps: the cap for this call (None: the model's), where every sample still
+                pondering halts; Banino et al. (sec. 2.3) let it be any constant at evaluation, or none.
         """
         check_choice("halting_rule", halting_rule, HALTING_RULES)
+        if max_ponder_steps is not None:  # the model's own cap was checked when it was built
+            check_counts(MAX_LENGTH, max_ponder_steps=max_ponder_steps)
+        cap = self.max_ponder_steps if max_ponder_steps is None else max_ponder_steps
         _check_batch(x, self)
         batch = x.shape[0]
         active = torch.arange(batch, device=x.device)  # (A,): indices of samples still pondering
@@ -208,12 +217,12 @@ class PonderNet(nn.Module):
         output: torch.Tensor | None = None
         ponder_steps = torch.zeros(batch, dtype=torch.long, device=x.device)
         n = 0
-        for n in range(1, self.max_ponder_steps + 1):
+        for n in range(1, cap + 1):
             y, h, lam = self.step(x_active, h)
             ensure_in_range("lambdas", lam)
             if output is None:
                 output = y.new_zeros((batch,) + tuple(y.shape[1:]))
-            if n == self.max_ponder_steps:
+            if n == cap:
                 halt = torch.ones_like(lam, dtype=torch.bool)
             elif halting_rule == "sample":
                 halt = torch.rand(lam.shape, generator=generator, device=lam.device) < lam

@@ -46,6 +46,12 @@ prior at each sample's smallest ``n`` with ``sum p_n > 1 - unroll_eps``
 (:func:`~ponderlib.mechanisms.halting.truncate_at_mass`)."""
 
 CELLS = ("gru", "tanh")
+
+CHECKPOINTS = {"final": None, "best": "accuracy", "best-beyond": "extrapolation_accuracy"}
+"""Which network a parity run scores after training -> the held-out metric whose best evaluation picks it:
+the final one; the one most accurate on the trained range; or the one most accurate beyond it (on vectors
+drawn like the test's: thesofakillers/ponder-bayes keeps "the model with the highest validation halted step
+accuracy", and in extrapolation their validation set is drawn like their test set)."""
 """The recurrent cells a parity model can ponder with: ``"gru"`` (``nn.GRUCell``, the book's default)
 or ``"tanh"``, the simple RNN ``h' = tanh(W x + U h + b)`` of Graves' and Banino et al.'s parity
 networks ("a simple RNN with a single hidden layer containing 128 tanh units")."""
@@ -167,6 +173,17 @@ class ParityConfig(TrainConfig):
     )
     unroll_eps: float = option(0.05, "PonderNet's eps for unroll=mass (the paper's: 0.05), in (0, 1)")
     halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES)
+    eval_max_ponder_steps: int | None = option(
+        None,
+        "the cap on ponder steps at evaluation, >= max_ponder_steps (None: max_ponder_steps; Banino sec. 2.3: "
+        "at evaluation N 'can be set naively as a constant (or not set any limit)')",
+    )
+    checkpoint: str = option(
+        "final",
+        "the network scored after training: final, best (the evaluation with the highest held-out accuracy), or "
+        "best-beyond (the highest accuracy beyond the trained range, on the held-out vectors drawn there)",
+        choices=tuple(CHECKPOINTS),
+    )
     min_nonzero: int = option(1, "fewest non-zero entries in a training vector")
     max_nonzero: int | None = option(None, "most non-zero entries in a training vector (None: n_elems)")
     label: str = option(
@@ -188,6 +205,9 @@ class ParityConfig(TrainConfig):
         check_pondernet_settings(self.lambda_p, self.beta, self.kl_direction, self.halting_rule)
         check_choice("prior_truncation", self.prior_truncation, PRIOR_TRUNCATIONS)
         check_choice("unroll", self.unroll, UNROLLS)
+        if self.eval_max_ponder_steps is not None:
+            check_int("eval_max_ponder_steps", self.eval_max_ponder_steps, minimum=self.max_ponder_steps, maximum=MAX_LENGTH)
+        check_choice("checkpoint", self.checkpoint, tuple(CHECKPOINTS))
         check_fraction("unroll_eps", self.unroll_eps, include_zero=False, include_one=False)
         check_int("min_nonzero", self.min_nonzero, minimum=1, maximum=self.n_elems)
         if self.max_nonzero is not None:
@@ -198,10 +218,24 @@ class ParityConfig(TrainConfig):
         check_correlated(
             "difficulty_eval_size", self.difficulty_eval_size, trained, f"training vectors have {trained} difficulty"
         )
+        if self.checkpoint == "best-beyond" and not self.extrapolates:
+            raise ValueError(
+                "checkpoint best-beyond needs vectors beyond the trained range: min_nonzero 1 and max_nonzero < n_elems, "
+                f"got {self.min_nonzero} and {self.max_nonzero}"
+            )
         super().validate()
+
+    @property
+    def extrapolates(self) -> bool:
+        """Whether training leaves difficulties above its range to score (it starts at one non-zero entry
+        and stops below ``n_elems``): :func:`extrapolation_held_out`."""
+        return self.min_nonzero == 1 and (self.max_nonzero or self.n_elems) < self.n_elems
 
     def default_lr(self) -> float:
         return DEFAULT_LR[self.method]
+
+    def checkpoint_metric(self) -> str | None:
+        return CHECKPOINTS[self.checkpoint]
 
 
 @dataclass
@@ -226,30 +260,41 @@ class ParityEvaluation:
 
 @torch.no_grad()
 def predict_parity(
-    model: ACT | PonderNet, inputs: torch.Tensor, halting_rule: str = "sample", generator: torch.Generator | None = None
+    model: ACT | PonderNet,
+    inputs: torch.Tensor,
+    halting_rule: str = "sample",
+    generator: torch.Generator | None = None,
+    max_ponder_steps: int | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Parity logits ``(B,)`` and ponder steps ``(B,)`` of either method, as it runs at inference.
 
     ACT predicts with its mean-field output after ``N(t)`` ponder steps. PonderNet predicts with
     ``y_n`` at the step where it halts (``halting_rule``: ``"sample"`` or ``"median"``, see
-    :meth:`PonderNet.infer`), computing nothing for samples that have halted. ``TypeError`` for
-    another kind of model, or ``inputs`` that are not a tensor.
+    :meth:`PonderNet.infer`), computing nothing for samples that have halted. ``max_ponder_steps``: the
+    cap at inference (None: the model's). ``TypeError`` for another kind of model, or ``inputs`` that
+    are not a tensor.
     """
     ensure_type("model", model, (ACT, PonderNet))
     if isinstance(model, ACT):
-        result = model(inputs)
+        result = model(inputs, max_ponder_steps=max_ponder_steps)
         return act_logits(result), result.ponder_steps
-    inference = model.infer(inputs, halting_rule=halting_rule, generator=generator)
+    inference = model.infer(inputs, halting_rule=halting_rule, generator=generator, max_ponder_steps=max_ponder_steps)
     return inference.output, inference.ponder_steps
 
 
 @torch.no_grad()
 def evaluate_parity(
-    model: ACT | PonderNet, batch: ParityBatch, halting_rule: str = "sample", generator: torch.Generator | None = None
+    model: ACT | PonderNet,
+    batch: ParityBatch,
+    halting_rule: str = "sample",
+    generator: torch.Generator | None = None,
+    max_ponder_steps: int | None = None,
 ) -> ParityEvaluation:
-    """Accuracy, ponder steps and halting distribution of a parity model on ``batch`` (a :class:`ParityBatch`)."""
+    """Accuracy, ponder steps and halting distribution of a parity model on ``batch`` (a :class:`ParityBatch`),
+    at most ``max_ponder_steps`` at inference (None: the model's cap; the halting distribution is the
+    training-mode pass's, under the model's cap)."""
     ensure_type("batch", batch, ParityBatch)
-    logits, ponder_steps = predict_parity(model, batch.inputs, halting_rule, generator)
+    logits, ponder_steps = predict_parity(model, batch.inputs, halting_rule, generator, max_ponder_steps)
     correct = (logits > 0) == batch.targets.bool()
     probs = model(batch.inputs).halting_probs
     return ParityEvaluation(
@@ -316,6 +361,7 @@ def evaluate_by_difficulty(
     *,
     seed: int,
     label: str = "ones",
+    max_ponder_steps: int | None = None,
 ) -> DifficultyEvaluation:
     """Accuracy and ponder steps of ``model`` at each difficulty (default ``1..n_elems``).
 
@@ -323,7 +369,8 @@ def evaluate_by_difficulty(
     non-zero entries, on the model's device, drawn from the ``"scoring"`` stream of the run seeded
     with ``seed`` (:func:`~ponderlib.core.seeds.stream_generator`): two models scored with one
     ``seed`` see the same vectors. ``label`` is what the targets count (see
-    :data:`~ponderlib.tasks.parity_data.LABELS`).
+    :data:`~ponderlib.tasks.parity_data.LABELS`); ``max_ponder_steps`` the cap at inference (None: the
+    model's).
     """
     ensure_type("model", model, (ACT, PonderNet))
     check_counts(MAX_LENGTH, n_elems=n_elems)
@@ -337,7 +384,7 @@ def evaluate_by_difficulty(
     for difficulty in difficulties:
         check_int("difficulty", difficulty, minimum=1, maximum=n_elems)
         batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator, label=label)
-        evaluation = evaluate_parity(model, batch, halting_rule=halting_rule, generator=generator)
+        evaluation = evaluate_parity(model, batch, halting_rule, generator, max_ponder_steps)
         accuracy.append(evaluation.accuracy)
         ponder_steps.append(evaluation.ponder_steps.float().mean().item())
         expected.append(evaluation.expected_ponder_steps.mean().item())
@@ -442,9 +489,9 @@ def extrapolation_held_out(
     ``held_out_stream`` after the held-out set (which stays as it was), with ``sampling``, a generator of
     its own, for PonderNet's sampled halting. ``None`` when training saw every difficulty, or started
     above one (where "beyond" has two sides)."""
-    top = config.max_nonzero or config.n_elems
-    if top == config.n_elems or config.min_nonzero != 1:
+    if not config.extrapolates:
         return None
+    top = config.max_nonzero or config.n_elems
     batch = parity_batch(config.eval_size, config.n_elems, top + 1, None, generator=held_out_stream, label=config.label)
     return batch, sampling
 
@@ -479,13 +526,15 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
             batch = training_vectors.draw(config.batch_size, data)
             return objective(model, batch)
 
+        cap = config.eval_max_ponder_steps
+
         def evaluate() -> dict[str, float]:
-            logits, ponder_steps = predict_parity(model, held_out.inputs, config.halting_rule, sampling)
+            logits, ponder_steps = predict_parity(model, held_out.inputs, config.halting_rule, sampling, cap)
             accuracy = ((logits > 0) == held_out.targets.bool()).float().mean()
             metrics = {"accuracy": accuracy.item(), "ponder_steps": ponder_steps.float().mean().item()}
             if beyond is not None:
                 batch, beyond_sampling = beyond
-                logits, ponder_steps = predict_parity(model, batch.inputs, config.halting_rule, beyond_sampling)
+                logits, ponder_steps = predict_parity(model, batch.inputs, config.halting_rule, beyond_sampling, cap)
                 metrics["extrapolation_accuracy"] = ((logits > 0) == batch.targets.bool()).float().mean().item()
                 metrics["extrapolation_ponder_steps"] = ponder_steps.float().mean().item()
             return metrics
@@ -498,6 +547,6 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
     )
     result.by_difficulty = evaluate_by_difficulty(
         result.model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
-        seed=config.seed, label=config.label,
+        seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
     )
     return result
