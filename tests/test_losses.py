@@ -168,3 +168,50 @@ def test_step_price_by_hand_and_as_the_kl_charges_it():
         step_price(0.0, 0.01)
     with pytest.raises(ValueError, match="beta"):
         step_price(0.2, -0.1)
+
+
+def test_the_kl_optimum_by_hand_and_against_a_brute_force_minimiser():
+    from ponderlib.mechanisms.halting import geometric_prior
+    from ponderlib.mechanisms.losses import kl_optimal_halting
+
+    prior = torch.tensor([0.5, 0.25, 0.25], dtype=torch.float64)
+    # Equal losses leave the prior; two steps by hand: p1 / p2 = (g1 / g2) exp((L2 - L1) / beta).
+    assert torch.allclose(kl_optimal_halting(torch.full((3,), 0.7, dtype=torch.float64), prior, 0.01), prior)
+    optimum = kl_optimal_halting(torch.tensor([0.0, 0.01, 0.02], dtype=torch.float64), prior, 0.01)
+    assert optimum[0] / optimum[1] == pytest.approx(2 * math.e) and optimum[1] / optimum[2] == pytest.approx(math.e)
+    # Brute force: minimise L . p + beta KL(p || prior) over the simplex by gradient descent on logits.
+    torch.manual_seed(0)
+    losses = torch.rand(4, 6, dtype=torch.float64)
+    prior = geometric_prior(0.3, 6).double()
+    logits = torch.zeros(4, 6, dtype=torch.float64, requires_grad=True)
+    optimiser = torch.optim.Adam([logits], lr=0.05)
+    for _ in range(3000):
+        p = torch.softmax(logits, dim=1)
+        objective = (p * losses).sum() + 0.2 * (p * (torch.log(p) - torch.log(prior))).sum()
+        optimiser.zero_grad()
+        objective.backward()
+        optimiser.step()
+    assert torch.allclose(torch.softmax(logits, dim=1), kl_optimal_halting(losses, prior, 0.2), atol=1e-5)
+    # A large beta gives back the prior; losses growing with n pull the mean below the prior's.
+    assert torch.allclose(kl_optimal_halting(losses, prior, 1e6), prior.expand(4, 6), atol=1e-5)
+    steps = torch.arange(1, 7, dtype=torch.float64)
+    growing = kl_optimal_halting(0.01 * steps, prior, 0.01)
+    assert (growing * steps).sum() < (prior * steps).sum()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda f, g: f(torch.zeros(2, 3), g, 0.0), "beta"),
+        (lambda f, g: f(torch.zeros(2, 4), g, 0.01), "step_losses must end in the prior's 3 steps"),
+        (lambda f, g: f(torch.tensor([0.0, float("nan"), 0.0]), g, 0.01), "step_losses must be finite"),
+        (lambda f, g: f(torch.zeros(3), torch.tensor([0.5, 0.5, 0.5]), 0.01), "prior must sum to one"),
+        (lambda f, g: f(torch.zeros(3), torch.tensor([1.5, -0.5, 0.0]), 0.01), "prior"),
+        (lambda f, g: f([0.0, 0.0, 0.0], g, 0.01), "step_losses must be a torch.Tensor"),
+    ],
+)
+def test_the_kl_optimum_refuses_what_it_cannot_compute(call, message):
+    from ponderlib.mechanisms.losses import kl_optimal_halting
+
+    with pytest.raises((ValueError, TypeError), match=message):
+        call(kl_optimal_halting, torch.tensor([0.5, 0.25, 0.25]))

@@ -267,3 +267,32 @@ def test_lr_decay_1_trains_bit_identically_to_no_schedule(monkeypatch):
         assert run.history.loss == constant.history.loss and run.history.metrics == constant.history.metrics
         assert all(torch.equal(a, b) for a, b in zip(run.model.parameters(), constant.model.parameters()))
     assert decaying.history.loss != constant.history.loss
+
+
+def test_a_pondernet_run_is_profiled_step_by_step_against_its_kl_optimum():
+    from ponderlib.mechanisms.halting import geometric_prior
+    from ponderlib.mechanisms.losses import binary_step_losses, kl_optimal_halting
+    from ponderlib.tasks.parity import step_profile
+    from ponderlib.tasks.parity_data import parity_batch
+
+    config = dict(method="pondernet", n_elems=4, hidden=8, max_ponder_steps=6, max_updates=3, eval_every=3,
+                  target_accuracy=None, difficulty_eval_size=8, lambda_p=0.3, progress=False)
+    result = train_parity(**config)
+    summary = result.summary()
+    assert len(summary["step_losses"]) == len(summary["step_accuracy"]) == 6
+    assert sum(summary["kl_optimal_halting_distribution"]) == pytest.approx(1, abs=1e-3)
+    # The profile by hand: every step's loss and prediction, and each vector's own optimum, averaged.
+    batch = parity_batch(32, 4, 1, 4, generator=torch.Generator().manual_seed(0))
+    prior = geometric_prior(0.3, 6)
+    profile = step_profile(result.model, batch, prior, 0.01)
+    with torch.no_grad():
+        out = result.model(batch.inputs, unroll_tolerance=0.0)
+    losses = binary_step_losses(out.step_outputs, batch.targets)
+    assert torch.allclose(profile.step_losses, losses.mean(0))
+    assert torch.allclose(profile.step_accuracy, ((out.step_outputs > 0) == batch.targets.bool()[:, None]).float().mean(0))
+    assert torch.allclose(profile.kl_optimum, kl_optimal_halting(losses, prior, 0.01).mean(0))
+    assert torch.allclose(profile.halting_probs, out.halting_probs.mean(0))
+    # No optimum without the paper's KL, no profile for ACT.
+    assert "kl_optimal_halting_distribution" not in train_parity(**{**config, "kl_direction": "reverse"}).summary()
+    assert "step_losses" in train_parity(**{**config, "beta": 0.0}).summary()
+    assert "step_losses" not in train_parity(**{**config, "method": "act"}).summary()

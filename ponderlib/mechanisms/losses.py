@@ -38,6 +38,7 @@ from ponderlib.core.validation import (
     check_choice,
     check_lambda_p,
     check_non_negative,
+    check_positive,
     check_probability_tensor,
     check_rank,
     ensure_finite,
@@ -66,6 +67,39 @@ def step_price(lambda_p: float, beta: float) -> float:
         raise ValueError("lambda_p must be in (0, 1) for a finite price per step, got 1.0")
     check_non_negative("beta", beta)
     return -beta * math.log1p(-lambda_p)
+
+
+def kl_optimal_halting(step_losses: torch.Tensor, prior: torch.Tensor, beta: float) -> torch.Tensor:
+    """The halting distribution that minimises PonderNet's loss for fixed per-step losses (Banino eq. 3,
+    the paper's KL): ``p*_n = p_G(n) exp(-L_n / beta) / Z``.
+
+    For one input, ``sum_n p_n L_n + beta KL(p || p_G)`` is minimised over the simplex where its
+    Lagrangian's derivative vanishes, ``L_n + beta (log(p_n / p_G(n)) + 1) + mu = 0``: the prior
+    reweighted by ``exp(-L_n / beta)``. So the KL alone never moves ``E[n]`` below the prior's mean; only
+    per-step losses that grow with ``n`` do, and at ``beta = 0.01`` a step whose loss is 0.05 above
+    another's keeps ``e^-5`` of its prior weight relative to it.
+
+    Args:
+        step_losses: ``L(y, y_n)``, shape ``(..., N)``, finite.
+        prior: ``p_G``, shape ``(N,)``, non-negative, summing to one (:func:`geometric_prior`).
+        beta: the KL's weight, > 0.
+
+    Returns:
+        ``p*``, the shape of ``step_losses``, each row summing to one (computed in log space).
+    """
+    ensure_tensor("step_losses", step_losses, " of shape (..., N)")
+    ensure_tensor("prior", prior, " of shape (N,)")
+    check_rank("prior", prior, 1, "(N,)")
+    if step_losses.dim() == 0 or step_losses.shape[-1] != prior.shape[0]:
+        raise ValueError(
+            f"step_losses must end in the prior's {prior.shape[0]} steps, got shape {tuple(step_losses.shape)}"
+        )
+    ensure_finite("step_losses", step_losses)
+    check_probability_tensor("prior", prior)
+    if abs(float(prior.sum()) - 1.0) > 1e-4:
+        raise ValueError(f"prior must sum to one, got {float(prior.sum()):.6g}")
+    check_positive("beta", beta)
+    return torch.softmax(torch.log(prior.to(step_losses.dtype)) - step_losses / beta, dim=-1)
 
 
 class ACTLoss:

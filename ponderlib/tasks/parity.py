@@ -31,8 +31,8 @@ from ponderlib.core.validation import (
     ensure_type,
 )
 from ponderlib.mechanisms.act import ACT, ACTOutput, check_act_settings
-from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, expected_ponder_steps
-from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses
+from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, expected_ponder_steps, geometric_prior
+from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses, kl_optimal_halting
 from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet, check_pondernet_settings
 from ponderlib.tasks.parity_data import LABELS, ParityBatch, ParityVectors, parity_batch
 
@@ -402,6 +402,45 @@ def evaluate_by_difficulty(
     )
 
 
+@dataclass
+class StepProfile:
+    """PonderNet's steps one by one, on vectors of the trained range: what its loss weighs at each step.
+
+    Attributes:
+        step_losses: the mean binary cross-entropy ``L(y, y_n)`` of each step ``n = 1..max_ponder_steps``
+            (the whole unroll, :meth:`PonderNet.forward` with ``unroll_tolerance=0``), shape ``(N,)``.
+        step_accuracy: the accuracy of each step's prediction ``y_n``, shape ``(N,)``.
+        halting_probs: the mean ``p_n`` of that unroll, shape ``(N,)``.
+        kl_optimum: the mean over the vectors of the halting distribution that minimises
+            ``L_Rec + beta KL(p || p_G)`` for each vector's own step losses
+            (:func:`~ponderlib.mechanisms.losses.kl_optimal_halting`), shape ``(N,)``: where the loss would
+            put ``p_n`` if the steps' predictions stayed as they are. None for the reverse KL, whose optimum
+            has no such closed form.
+    """
+
+    step_losses: torch.Tensor
+    step_accuracy: torch.Tensor
+    halting_probs: torch.Tensor
+    kl_optimum: torch.Tensor | None
+
+
+@torch.no_grad()
+def step_profile(model: PonderNet, batch: ParityBatch, prior: torch.Tensor | None, beta: float) -> StepProfile:
+    """:class:`StepProfile` of ``model`` on ``batch``, against ``prior`` (:func:`geometric_prior`, as the
+    run's loss truncates it; None: no ``kl_optimum``) and the KL's weight ``beta``."""
+    ensure_type("model", model, PonderNet)
+    ensure_type("batch", batch, ParityBatch)
+    out = model(batch.inputs, unroll_tolerance=0.0)  # every step, (B, N)
+    losses = binary_step_losses(out.step_outputs, batch.targets)  # (B, N)
+    correct = (out.step_outputs > 0) == batch.targets.bool().unsqueeze(1)  # (B, N)
+    return StepProfile(
+        step_losses=losses.mean(dim=0),
+        step_accuracy=correct.float().mean(dim=0),
+        halting_probs=out.halting_probs.mean(dim=0),
+        kl_optimum=None if prior is None else kl_optimal_halting(losses, prior.to(losses.device), beta).mean(dim=0),
+    )
+
+
 def build_parity_model(config: ParityConfig) -> ACT | PonderNet:
     """The model ``config.method`` names, with the same cell and size for both methods. PonderNet trained
     with the reverse KL unrolls all ``max_ponder_steps`` (the KL needs ``log p_n`` at every step)."""
@@ -452,6 +491,7 @@ class ParityResult(PonderingResult):
     task = "parity"
 
     by_difficulty: DifficultyEvaluation | None = None
+    steps: StepProfile | None = None
 
     def metrics(self) -> dict:
         """Besides the last held-out numbers: per difficulty, accuracy, mean ponder steps executed
@@ -459,7 +499,9 @@ class ParityResult(PonderingResult):
         correlation between difficulty and ponder steps and the mean halting distribution ``p_n``
         (a list, step 1 first, up to the last step the unroll ran: shorter than ``max_ponder_steps``
         when it stopped early) over the training range; accuracy inside
-        the training range (interpolation) and beyond it (extrapolation, None when there is none)."""
+        the training range (interpolation) and beyond it (extrapolation, None when there is none); for
+        PonderNet, its :class:`StepProfile` on the training range: ``step_losses``, ``step_accuracy`` and,
+        under the paper's KL with ``beta > 0``, ``kl_optimal_halting_distribution``."""
         metrics = {"method": self.config.method, "n_elems": self.config.n_elems, **super().metrics()}
         if self.by_difficulty is None:
             return metrics
@@ -467,8 +509,15 @@ class ParityResult(PonderingResult):
         trained = range(config.min_nonzero, (config.max_nonzero or config.n_elems) + 1)
         unseen = [d for d in range(1, config.n_elems + 1) if d not in trained]
         levels = [str(d) for d in evaluation.difficulty.tolist()]
+        profile = {} if self.steps is None else {
+            "step_losses": [round_or_none(v) for v in self.steps.step_losses.tolist()],
+            "step_accuracy": [round_or_none(v) for v in self.steps.step_accuracy.tolist()],
+        }
+        if self.steps is not None and self.steps.kl_optimum is not None:
+            profile["kl_optimal_halting_distribution"] = [round_or_none(v) for v in self.steps.kl_optimum.tolist()]
         return {
             **metrics,
+            **profile,
             "accuracy_by_difficulty": dict(zip(levels, map(round_or_none, evaluation.accuracy.tolist()))),
             "ponder_steps_by_difficulty": dict(zip(levels, map(round_or_none, evaluation.ponder_steps.tolist()))),
             "expected_ponder_steps_by_difficulty": dict(
@@ -507,7 +556,9 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
     training, every difficulty ``1..n_elems`` is scored on ``difficulty_eval_size`` fresh vectors
     (:class:`DifficultyEvaluation`, in the result's ``by_difficulty``), so the summary reports
     ponder steps against difficulty and, when training saw fewer non-zero entries than
-    ``n_elems``, extrapolation accuracy.
+    ``n_elems``, extrapolation accuracy. A PonderNet run is then profiled step by step
+    (:func:`step_profile`, in the result's ``steps``) on ``difficulty_eval_size`` vectors per trained
+    difficulty, drawn from the ``"test"`` stream.
     """
     config = ParityConfig.from_overrides(config, overrides)
 
@@ -549,4 +600,13 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
         result.model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
         seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
     )
+    if config.method == "pondernet":
+        trained = (config.max_nonzero or config.n_elems) - config.min_nonzero + 1
+        batch = parity_batch(
+            config.difficulty_eval_size * trained, config.n_elems, config.min_nonzero, config.max_nonzero,
+            generator=config.generator("test", result.device), label=config.label,
+        )
+        paper_kl = config.kl_direction == "paper" and config.beta > 0
+        prior = geometric_prior(config.lambda_p, config.max_ponder_steps, config.prior_truncation) if paper_kl else None
+        result.steps = step_profile(result.model, batch, prior, config.beta)
     return result
