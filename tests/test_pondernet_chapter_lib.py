@@ -385,3 +385,18 @@ def test_extrapolation_curves_draw_a_panel_per_group():
     plt.close(figure)
     with pytest.raises(ValueError, match="missing 'ACT'"):
         plots.plot_extrapolation_curves({"ACT": runs}, {}, title="")
+
+def test_thinking_time_by_setting_draws_every_seed_and_the_mean():
+    from types import SimpleNamespace
+
+    runs = [SimpleNamespace(expected_ponder_steps=e, mean_ponder_steps=s) for e, s in [(9.0, 12.0), (11.0, 14.0)]]
+    figure = plots.plot_thinking_time_by_setting({"book": runs, "tanh": runs[:1]}, prior_mean=7.23, paper=3)
+    left, right = figure.axes[:2]
+    assert [t.get_text() for t in left.get_xticklabels()] == ["book", "tanh"]
+    dots, mean = left.lines[0], left.lines[1]
+    assert list(dots.get_ydata()) == [9.0, 11.0] and list(mean.get_ydata()) == [10.0, 10.0]
+    assert list(right.lines[0].get_ydata()) == [12.0, 14.0]
+    assert [line.get_ydata()[0] for line in left.lines[4:6]] == [7.23, 3]  # the prior's mean, the paper's
+    plt.close(figure)
+    with pytest.raises(ValueError, match="at least one run"):
+        plots.plot_thinking_time_by_setting({"book": []}, prior_mean=7.23)

@@ -320,3 +320,48 @@ def plot_extrapolation_curves(groups: Mapping[str, Sequence[object]], methods: M
     fig.suptitle(title)
     style.grid_legend(fig, axes, empty, ncol=1)  # three long entries: side by side they widen the figure
     return fig
+
+
+@style.book_figure
+def plot_thinking_time_by_setting(
+    groups: Mapping[str, Sequence[object]], prior_mean: float, paper: float | None = None, title: str = ""
+) -> Figure:
+    """Thinking time under each setting: the learned ``E[n]`` (left) and the ponder steps sampled at
+    inference (right), every seed a dot and the mean over seeds a bar, against the prior's mean (dashed)
+    and the paper's figure (dotted).
+
+    Args:
+        groups: setting's label -> its runs, one per seed, each a
+            :class:`~ponderlib.experiments.parity.HaltingSummary` (``expected_ponder_steps`` and
+            ``mean_ponder_steps``); at least one group, each with at least one run.
+        prior_mean: the mean of the prior the runs were trained against.
+        paper: the paper's thinking time for this setting, if it states one.
+    """
+    if not groups or not all(groups.values()):
+        raise ValueError("groups must hold at least one setting, each with at least one run")
+    fig, axes = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9), sharey=True)
+    labels = list(groups)
+    for ax, attribute, name in zip(axes, ("expected_ponder_steps", "mean_ponder_steps"),
+                                   ("learned $\\mathbb{E}[n]$", "ponder steps sampled at inference")):
+        for x, label in enumerate(labels):
+            values = [float(getattr(run, attribute)) for run in groups[label]]
+            offsets = [0.0] if len(values) == 1 else [0.24 * (i / (len(values) - 1) - 0.5) for i in range(len(values))]
+            ax.plot([x + o for o in offsets], values, "o", color=style.color("pondernet"), ms=4, alpha=0.7)
+            ax.plot([x - 0.3, x + 0.3], [sum(values) / len(values)] * 2, "-", color="k", lw=2)
+        ax.axhline(prior_mean, color=style.PRIOR_COLOR, ls="--", lw=1.2)
+        if paper is not None:
+            ax.axhline(paper, color="#b2182b", ls=":", lw=1.4)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+        ax.set_xlim(-0.6, len(labels) - 0.4)
+        ax.set_title(name)
+    axes[0].set_ylabel("ponder steps")
+    axes[0].set_ylim(0, None)
+    axes[0].plot([], [], "o", color=style.color("pondernet"), ms=4, label="one seed")
+    axes[0].plot([], [], "-", color="k", lw=2, label="mean over seeds")
+    axes[0].plot([], [], "--", color=style.PRIOR_COLOR, label=f"the prior's mean, {prior_mean:.2f}")
+    if paper is not None:
+        axes[0].plot([], [], ":", color="#b2182b", label=f"the paper, {paper:g}")
+    style.legend_below(fig, axes[0], ncol=2)
+    fig.suptitle(title or "Thinking time, one setting changed at a time")
+    return fig
