@@ -32,6 +32,7 @@ from ponderlib.core.validation import (
     check_lambda_p,
     check_non_negative,
     check_sizes,
+    ensure_generator,
     ensure_in_range,
     ensure_model_input,
     ensure_tensor,
@@ -199,6 +200,7 @@ class PonderNet(nn.Module):
             generator: for reproducible sampling.
         """
         check_choice("halting_rule", halting_rule, HALTING_RULES)
+        ensure_generator("generator", generator)
         _check_batch(x, self)
         batch = x.shape[0]
         active = torch.arange(batch, device=x.device)  # (A,): indices of samples still pondering
