@@ -18,6 +18,7 @@ Two kinds, by how often they run:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import torch
 
@@ -86,7 +87,7 @@ def ensure_same_shape(**tensors: torch.Tensor) -> None:
     for name, tensor in others:
         if tensor.shape != reference.shape:
             raise ValueError(
-                f"{name} must have the shape of {first}, {tuple(reference.shape)}; got {tuple(tensor.shape)}"
+                f"{name} must have the same shape as {first}, {tuple(reference.shape)}; got {tuple(tensor.shape)}"
             )
 
 
@@ -170,6 +171,24 @@ def check_fraction(name: str, value: float, include_one: bool = True, include_ze
         or (not include_one and value == 1.0) or (not include_zero and value == 0.0)
     ):
         raise ValueError(f"{name} must be in {allowed}, got {value!r}")
+
+
+def check_not_empty(name: str, values: object, what: str = "entry") -> None:
+    """``TypeError`` unless ``values`` is a collection (it has a length), ``ValueError`` naming ``name`` if it
+    is empty: a figure or a table of nothing would hide a missing run or evidence set."""
+    if not hasattr(values, "__len__") or isinstance(values, str):
+        raise TypeError(f"{name} must be a collection of {what}s, got {type(values).__name__}")
+    if len(values) == 0:
+        raise ValueError(f"{name} must hold at least one {what}, got none")
+
+
+def check_groups(name: str, groups: object, what: str = "run") -> None:
+    """:func:`check_not_empty` of a mapping ``label -> runs`` and of each label's runs (naming ``name[label]``)."""
+    if not isinstance(groups, Mapping):
+        raise TypeError(f"{name} must be a mapping of a label to its {what}s, got {type(groups).__name__}")
+    check_not_empty(name, groups)
+    for label, runs in groups.items():
+        check_not_empty(f"{name}[{label!r}]", runs, what)
 
 
 def check_sizes(**sizes: int) -> None:

@@ -248,7 +248,7 @@ class PonderNetLoss:
             raise ValueError(f"halting_probs must have at most max_ponder_steps = {self.prior.shape[0]} steps, got {n_run}")
         if steps is not None:
             ensure_tensor("steps", steps, " of shape (batch,)")
-            ensure_same_shape(steps=steps, batch=halting_probs[:, 0])
+            ensure_same_shape(**{"halting_probs' batch": halting_probs[:, 0], "steps": steps})  # (B,)
             prior = geometric_prior_cut(self.lambda_p, steps, n_run, self.truncation, check=False).to(halting_probs.dtype)
         elif n_run < self.prior.shape[0] and self.direction == "reverse":
             raise ValueError(
@@ -321,7 +321,7 @@ def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor, check: 
     ensure_tensor("targets", targets)
     if check:
         check_rank("step_logits", step_logits, 2, "(batch, max_ponder_steps)")
-        ensure_same_shape(targets=targets, batch=step_logits[:, 0])
+        ensure_same_shape(**{"step_logits' batch": step_logits[:, 0], "targets": targets})  # (B,)
         ensure_finite("step_logits", step_logits)
         if not bool(((targets == 0) | (targets == 1)).all()):
             raise ValueError(f"targets must be 0 or 1, found {targets[(targets != 0) & (targets != 1)][0].item()}")
