@@ -33,7 +33,16 @@ from ponderlib.core.device import get_device
 from ponderlib.core.provenance import device_name
 from ponderlib.core.seeds import SEED_MAX, stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.core.validation import MAX_BATCH, MAX_THREADS, check_counts, check_fraction, check_int, check_positive, check_sizes, ensure_type
+from ponderlib.core.validation import (
+    MAX_BATCH,
+    MAX_THREADS,
+    check_counts,
+    check_fraction,
+    check_int,
+    check_positive,
+    check_sizes,
+    ensure_type,
+)
 
 PROGRESS_VARIABLE = "PONDERLIB_PROGRESS"
 """Environment variable: ``0`` turns off the progress bars of runs that leave ``progress`` unset.
