@@ -179,7 +179,7 @@ def check_record(record: object, where: str) -> None:
         and record["config"].get("seed", record["seed"]) == record["seed"]
     ):
         raise TypeError(
-            f"{where} is not a sweep record (a JSON object with task, a string; point, a mapping; seed, an integer "
+            f"{where}: not a sweep record (a JSON object with task, a string; point, a mapping; seed, an integer "
             f"in [0, {SEED_MAX}], the config's; config and summary, mappings)"
         )
 
