@@ -230,6 +230,8 @@ def _run_sweep(args: argparse.Namespace) -> dict:
         raise ValueError(f"give one of TASK, --spec FILE, --preset NAME (or --summary FILE); got {' and '.join(sources) or 'none'}")
     if args.results is None:
         raise ValueError("--results FILE is required: finished runs are appended to it")
+    if Path(args.results).is_dir() or not Path(args.results).parent.is_dir():  # '' is the current folder
+        raise ValueError(f"--results must name a file in an existing folder, got {short(repr(args.results))}")
     spec = load_spec(args.spec) if args.spec else PRESETS[args.preset].spec() if args.preset else SweepSpec(args.task, {}, [])
     set_here, grid_here = _command_line_fields(get_task(spec.task).config, args)
     # The command line overrides the spec or preset: a field it sets leaves the spec's grid, and one it

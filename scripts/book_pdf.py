@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("html", type=pathlib.Path, help="the built book (_build/html)")
     parser.add_argument("output", type=pathlib.Path, help="the PDF to write")
     args = parser.parse_args(argv)
+    if args.output.is_dir():  # found now, not after minutes of printing
+        parser.exit(2, f"book_pdf: error: output must be the PDF file to write, got the folder {args.output}\n")
     if not CHROMIUM.is_file():
         parser.exit(2, f"book_pdf: error: Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)\n")
     if urlparse(str(args.html)).scheme or not args.html.is_dir():

@@ -37,3 +37,12 @@ def test_a_missing_page_or_folder_is_a_one_line_error(tmp_path):
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "html must be the built book's folder" in result.stderr or "Chromium is not installed" in result.stderr
     assert not (tmp_path / "b.pdf").exists()
+
+
+def test_an_output_that_is_a_folder_is_refused_before_printing(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "book_pdf.py"), str(tmp_path), str(tmp_path)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1 and not result.stdout
+    assert "output must be the PDF file to write" in result.stderr

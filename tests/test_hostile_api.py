@@ -310,7 +310,7 @@ def test_halting_values_out_of_range_or_nan_are_a_value_error(call, name, value)
 
 @pytest.mark.parametrize("value", [NAN, INF], ids=["nan", "inf"])
 def test_expected_ponder_steps_refuses_what_is_not_finite_and_averages_the_rest(value):
-    raises_one_line(ValueError, lambda: expected_ponder_steps(torch.tensor([[0.5, value]])), "halting_probs", "finite")
+    raises_one_line(ValueError, lambda: expected_ponder_steps(torch.tensor([[0.5, value]])), "halting_probs", "must lie in")
     assert expected_ponder_steps(torch.tensor([[0.5, 0.25, 0.0]])).item() == 0.5 + 0.5  # a cut-short unroll
 
 

@@ -555,3 +555,257 @@ def test_spike_threshold_bounds_its_bisection():
     with pytest.raises(ValueError, match=r"^iterations must be an integer in \[1, 1100\]"):
         spike_threshold(5, iterations=10**12)
     assert spike_threshold(5, iterations=1100) == spike_threshold(5, iterations=200)  # converged long before
+
+
+# --- the second probe's findings (issue 40, 2026-11-29): counts, silent NaN, names ----------------------------
+
+def _second_probe_cases():
+    """``(id, call, kind, message)``: each call must raise ``kind`` with a one-line message matching
+    ``message`` (which names the parameter), where it returned a NaN, a negative KL, a wrong prior or an
+    empty batch, or raised torch's own error, a KeyError or an AttributeError."""
+    from ponderlib.core.engine import summary_value
+    from ponderlib.experiments.act import TauEvidence
+    from ponderlib.experiments.parity import HaltingSummary, mean_halting_distribution
+    from ponderlib.mechanisms.halting import act_halting, expected_ponder_steps, geometric_prior_cut
+    from ponderlib.mechanisms.losses import (
+        ACTLoss,
+        PonderNetLoss,
+        act_loss,
+        binary_step_losses,
+        kl_to_geometric,
+        pondernet_loss,
+        reconstruction_loss,
+    )
+    from ponderlib.mechanisms.pointer import greedy_decode
+    from ponderlib.mechanisms.pondernet import PonderNet
+    from ponderlib.mechanisms.universal_transformer import UniversalTransformer
+    from ponderlib.tasks.parity import pondernet_parity_model, train_parity
+    from ponderlib.tasks.sorting import train_sort
+
+    t = torch.tensor
+    pointer = PointerNetwork(hidden=4, attention_dim=4, max_positions=4)
+    ut = UniversalTransformer(8, 2, 16, 3, "pondernet")
+    loss = PonderNetLoss(0.2, 0.01, max_ponder_steps=3)
+    halting = {"interpolation_accuracy": 0.9, "mean_ponder_steps": 2.0, "halting_distribution": [0.5, 0.5],
+               "config": {"max_ponder_steps": 3}}
+    tau = {"config": {"tau": 0.1, "seed": 0}, "final_accuracy": 0.9, "mean_ponder_steps": 2.0,
+           "ponder_steps_by_difficulty": {"1": 1.0}, "accuracy_by_difficulty": {"1": 1.0},
+           "ponder_difficulty_correlation": 0.5, "curve": {"update": [1], "accuracy": [0.5]}}
+    cases = [
+        ("draw-huge", lambda: ParityVectors(8).draw(HUGE), ValueError, r"^batch_size must be an integer in \[1, 1000000\]"),
+        ("draw-0", lambda: ParityVectors(8).draw(0), ValueError, "^batch_size"),
+        ("draw-generator", lambda: ParityVectors(8).draw(4, generator=3), TypeError, "^generator must be a torch.Generator"),
+        ("mean_halting_distribution-huge", lambda: mean_halting_distribution(torch.ones(1, 2), HUGE), ValueError,
+         r"^max_ponder_steps must be an integer in \[2, 10000\]"),
+        ("mean_halting_distribution-list", lambda: mean_halting_distribution([[1.0]], 3), TypeError, "^halting_probs"),
+        ("ut-length", lambda: ut(torch.zeros(1, MAX_LENGTH + 1, 8)), ValueError, "^x's length must be at most 10000"),
+        ("ut-generator", lambda: ut(torch.zeros(1, 2, 8), halting_rule="sample", generator=3), TypeError, "^generator"),
+        ("infer-generator", lambda: pondernet_parity_model(8, 16, 5).infer(torch.ones(2, 8), generator=3), TypeError,
+         "^generator"),
+        ("act_loss-nan-task", lambda: act_loss(t(NAN), t([1.0, 2.0]), 0.1), ValueError, "^task_loss must be"),
+        ("act_loss-nan-cost", lambda: act_loss(t(1.0), t([NAN, 2.0]), 0.1), ValueError, "^ponder_cost must lie in"),
+        ("act_loss-negative-cost", lambda: act_loss(t(1.0), t([-5.0, 2.0]), 0.1), ValueError, "^ponder_cost must lie in"),
+        ("act_loss-float-task", lambda: act_loss(1.0, t([1.0]), 0.1), TypeError, "^task_loss"),
+        ("act_loss-vector-task", lambda: act_loss(t([1.0, 2.0]), t([1.0, 2.0]), 0.1), ValueError, "^task_loss must be a scalar"),
+        ("ACTLoss-nan", lambda: ACTLoss(0.1)(t(1.0), t([NAN])), ValueError, "^ponder_cost must be free of NaN"),
+        ("reconstruction-nan-loss", lambda: reconstruction_loss(t([[NAN, 1.0]]), t([[0.5, 0.5]])), ValueError,
+         "^step_losses must lie in"),
+        ("reconstruction-negative-loss", lambda: reconstruction_loss(t([[-1.0, 1.0]]), t([[0.5, 0.5]])), ValueError,
+         "^step_losses must lie in"),
+        ("reconstruction-rows", lambda: reconstruction_loss(t([[1.0, 1.0]]), t([[0.5, 0.2]])), ValueError,
+         "^halting_probs must have rows summing to 1"),
+        ("binary-target-2", lambda: binary_step_losses(torch.zeros(2, 3), t([2.0, 0.0])), ValueError, "^targets must be 0 or 1"),
+        ("binary-shape", lambda: binary_step_losses(torch.zeros(2, 3), t([1.0, 0.0, 1.0])), ValueError, "^targets must have the same shape"),
+        ("loss-steps-shape", lambda: loss(torch.ones(2, 3), torch.ones(2, 3) / 3, steps=t([1])), ValueError, "^steps must have the same shape"),
+        ("binary-rank", lambda: binary_step_losses(torch.zeros(2), t([1.0, 0.0])), ValueError, "^step_logits must have rank 2"),
+        ("binary-nan", lambda: binary_step_losses(t([[NAN, 0.0]]), t([1.0])), ValueError, "^step_logits must be finite"),
+        ("kl-rows", lambda: kl_to_geometric(t([[0.1, 0.1, 0.1]]), 0.2), ValueError, "^halting_probs must have rows summing"),
+        ("expected-negative", lambda: expected_ponder_steps(t([[-0.5, 1.5]])), ValueError, "^halting_probs must lie in"),
+        ("prior_cut-0", lambda: geometric_prior_cut(0.2, t([0, 1]), 3), ValueError, r"^steps must lie in \[1, 3\]"),
+        ("prior_cut-above-n", lambda: geometric_prior_cut(0.2, t([5, 1]), 3), ValueError, r"^steps must lie in \[1, 3\]"),
+        ("prior_cut-float", lambda: geometric_prior_cut(0.2, t([1.5]), 3), ValueError, "^steps must be integers"),
+        ("prior_cut-list", lambda: geometric_prior_cut(0.2, [1, 2], 3), TypeError, "^steps must be a torch.Tensor"),
+        ("act_halting-int", lambda: act_halting(torch.ones(2, 3, dtype=torch.long)), ValueError,
+         "^halting_units must be a floating-point tensor"),
+        ("act_halting-bool", lambda: act_halting(torch.ones(2, 3, dtype=torch.bool)), ValueError, "^halting_units must be a floating"),
+        ("loss-shapes", lambda: loss(torch.ones(2, 3), torch.ones(2, 2) / 2), ValueError, "^step_losses must have the same shape"),
+        ("loss-too-many-steps", lambda: loss(torch.ones(2, 5), torch.ones(2, 5) / 5), ValueError,
+         "^halting_probs must have at most max_ponder_steps = 3"),
+        ("loss-steps-list", lambda: loss(torch.ones(2, 3), torch.ones(2, 3) / 3, steps=[1, 2]), TypeError, "^steps"),
+        ("loss-steps-0", lambda: loss(torch.ones(2, 3), torch.ones(2, 3) / 3, steps=t([0, 1])), ValueError, "^steps must lie in"),
+        ("loss-log-shape", lambda: pondernet_loss(torch.ones(2, 3), torch.ones(2, 3) / 3, 0.2, 0.01,
+                                                  log_halting_probs=torch.zeros(2, 2)), ValueError, "^log_halting_probs must have"),
+        ("greedy-nan", lambda: greedy_decode(pointer, t([[NAN, 1.0]]), t([2])), ValueError, "^inputs at real positions"),
+        ("greedy-double", lambda: greedy_decode(pointer, t([[0.5, 1.0]], dtype=torch.float64), t([2])), ValueError,
+         "^inputs must have the model's dtype"),
+        ("greedy-meta", lambda: greedy_decode(pointer, torch.ones(1, 2, device="meta"), t([2])), ValueError, "^inputs is on meta"),
+        ("greedy-generator", lambda: pointer(torch.ones(1, 2), t([2]), generator=3), TypeError, "^generator"),
+        ("halting-nan-accuracy", lambda: HaltingSummary.of({**halting, "interpolation_accuracy": NAN}), ValueError,
+         "'interpolation_accuracy' must be a number in"),
+        ("halting-none-steps", lambda: HaltingSummary.of({**halting, "mean_ponder_steps": None}), ValueError,
+         "must have the entry 'mean_ponder_steps'"),
+        ("halting-empty-distribution", lambda: HaltingSummary.of({**halting, "halting_distribution": []}), ValueError,
+         "'halting_distribution' must be a non-empty list"),
+        ("halting-nan-distribution", lambda: HaltingSummary.of({**halting, "halting_distribution": [NAN, 1.0]}), ValueError,
+         "'halting_distribution' must be a non-empty list"),
+        ("halting-no-config", lambda: HaltingSummary.of({k: v for k, v in halting.items() if k != "config"}), ValueError,
+         "must have the entry 'config'"),
+        ("tau-nan", lambda: TauEvidence.from_summaries([{**tau, "final_accuracy": NAN}]), ValueError,
+         r"^summaries\[0\] entry 'final_accuracy'"),
+        ("tau-none", lambda: TauEvidence.from_summaries([{**tau, "mean_ponder_steps": None}]), ValueError,
+         r"^summaries\[0\] must have the entry 'mean_ponder_steps'"),
+        ("tau-empty-difficulty", lambda: TauEvidence.from_summaries([{**tau, "ponder_steps_by_difficulty": {}}]), ValueError,
+         "'ponder_steps_by_difficulty' must be a non-empty mapping"),
+        ("tau-no-config", lambda: TauEvidence.from_summaries([{k: v for k, v in tau.items() if k != "config"}]), ValueError,
+         "must have the entry 'config'"),
+        ("tau-string", lambda: TauEvidence.from_summaries("abc"), TypeError, "^summaries must be a list"),
+        ("tau-empty-curve", lambda: TauEvidence.from_summaries([{**tau, "curve": {"update": [], "accuracy": []}}]), ValueError,
+         "curve entry 'update'"),
+        ("summary-not-mapping", lambda: summary_value("x", "config"), TypeError, "^run's summary must be a mapping"),
+        ("train-string", lambda: train_parity("x"), TypeError, "^config must be a ParityConfig, got str"),
+        ("train-other-config", lambda: train_parity(SortConfig()), TypeError, "^config must be a ParityConfig, got SortConfig"),
+        ("train_sort-string", lambda: train_sort("x"), TypeError, "^config must be a SortConfig"),
+        ("threads-huge", lambda: ParityConfig(threads=10**9).validate(), ValueError, r"^threads must be an integer in \[1, 1024\]"),
+        ("pondernet-generator", lambda: PonderNet(torch.nn.Linear(2, 2), 2).infer(torch.ones(1, 2), generator="0"),
+         TypeError, "^generator"),
+    ]
+    return [pytest.param(call, kind, message, id=case) for case, call, kind, message in cases]
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), _second_probe_cases())
+def test_the_second_probe_is_refused_naming_the_parameter(call, kind, message):
+    with pytest.raises(Exception) as caught:
+        call()
+    assert type(caught.value) is kind, f"{type(caught.value).__name__}: {caught.value}"
+    text = str(caught.value)
+    assert "\n" not in text and re.search(message, text), text
+
+
+@pytest.mark.parametrize("device", ["cpu:1", "cpu:0"])
+def test_a_cpu_device_with_an_index_is_refused(monkeypatch, device):
+    from ponderlib.core.device import ENV_VAR, get_device
+
+    with pytest.raises(ValueError, match=r"^device must be 'cpu' without an index"):
+        get_device(device)
+    monkeypatch.setenv(ENV_VAR, device)
+    with pytest.raises(ValueError, match=rf"^{ENV_VAR} must be 'cpu' without an index"):
+        get_device()
+
+
+@pytest.mark.parametrize("verdict", ["no", None, 1, torch.tensor(True)], ids=["str", "none", "int", "tensor"])
+def test_a_claim_that_returns_no_bool_is_a_type_error_not_counted(verdict):
+    from ponderlib.sweep.evidence import Evidence
+
+    evidence = Evidence.load("act-parity-live", EVIDENCE)
+    point = {name: values[0] for name, values in evidence.preset.grid.items()}
+    with pytest.raises(TypeError, match=r"^claim must return a bool"):
+        evidence.rate(lambda run: verdict, **point)
+    with pytest.raises(TypeError, match=r"^claim must return a bool"):
+        evidence.rate_by_seed(lambda row: verdict)
+    with pytest.raises(TypeError, match=r"^claim must be a function"):
+        evidence.rate("claim", **point)
+    assert evidence.rate(lambda run: True, **point).holds == len(evidence.runs(**point))
+
+
+def _record(seed, task="parity", **summary):
+    return {"task": task, "point": {"tau": 0.1}, "seed": seed, "config": {"tau": 0.1, "seed": seed}, "summary": summary}
+
+
+@pytest.mark.parametrize(
+    ("values", "shown"),
+    [([NAN, NAN], "accuracy\ntau  seeds  mean  std  min  max\n0.1      0     -    -    -    -"),
+     ([INF, 0.5], "accuracy\ntau  seeds  mean  std  min  max\n0.1      1   0.5    -  0.5  0.5"),
+     ([1e308, 1e308], "accuracy\ntau  seeds    mean  std     min     max\n0.1      2  1e+308    0  1e+308  1e+308")],
+    ids=["all-nan", "inf", "near-overflow"],
+)
+def test_a_summary_lists_a_metric_no_seed_measured_and_never_raises_on_its_values(values, shown):
+    from ponderlib.sweep.summary import format_summary, summarize
+
+    text = format_summary(summarize([_record(seed, accuracy=value) for seed, value in enumerate(values)]))
+    assert text == shown
+
+
+@pytest.mark.parametrize(
+    ("records", "message"),
+    [([_record(0, accuracy=0.5), _record(1, "sorting", accuracy=0.5)], "holds runs of the tasks"),
+     ([_record(0, accuracy=0.5), _record(0, accuracy=0.5)], "is there twice"),
+     ([_record(-1, accuracy=0.5)], "not a sweep record"),
+     ([{**_record(1, accuracy=0.5), "seed": 2}], "not a sweep record")],
+    ids=["two-tasks", "a-run-twice", "negative-seed", "seed-not-the-configs"],
+)
+def test_a_results_file_not_of_one_sweep_is_refused_by_summary_and_sweep_byte_for_byte(tmp_path, capsys, records, message):
+    import json
+
+    from ponderlib import cli
+
+    results = tmp_path / "runs.jsonl"
+    results.write_text("".join(json.dumps(record) + "\n" for record in records))
+    before = results.read_bytes()
+    for args in (["sweep", "--summary", str(results)],
+                 ["sweep", "parity", "--grid", "tau=0.1", "--seeds", "5", "--results", str(results), "--quiet"]):
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(args)
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1 and message in err, err
+        assert results.read_bytes() == before
+
+
+@pytest.mark.parametrize("records", ["x", ["x"], [{"task": "parity"}]], ids=["string", "list-of-string", "no-config"])
+def test_summarize_names_what_is_not_a_record(records):
+    from ponderlib.sweep.summary import format_summary, summarize
+
+    with pytest.raises(TypeError, match=r"^records\[0\] is not a sweep record|^records\[0\]"):
+        summarize(records)
+    with pytest.raises(TypeError, match=r"^rows must be summarize\(\)'s list of rows"):
+        format_summary("rows")
+
+
+@pytest.mark.parametrize("results", ["", ".", "missing-folder/runs.jsonl"])
+def test_cli_results_that_is_no_file_names_the_option(tmp_path, monkeypatch, capsys, results):
+    from ponderlib import cli
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["sweep", "parity", "--grid", "tau=0.1", "--seeds", "0", "--results", results, "--quiet"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "--results must name a file in an existing folder" in err and "results_path" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def _empty_figure_cases():
+    """``(id, call, message)``: a figure of nothing drew an empty canvas, returned no figures, or raised
+    ZeroDivisionError or an error that named nothing."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ponderlib.figures import act, pointer, pondernet, transformer
+
+    cases = [
+        ("plot_ponder_cost_sawtooth", lambda: act.plot_ponder_cost_sawtooth([], [], [], []), ValueError, "^scales must hold"),
+        ("plot_tau_trade_off", lambda: act.plot_tau_trade_off([]), TypeError, "^grid must be a TauGrid"),
+        ("plot_sequence_ponder", lambda: act.plot_sequence_ponder([], []), TypeError, "^steps must be a torch.Tensor"),
+        ("training_curves_figure", lambda: pointer.training_curves_figure({}, "t"), ValueError, "^histories must hold"),
+        ("pointer_diagram_figure", lambda: pointer.pointer_diagram_figure([], [], "t"), ValueError, "^values must hold"),
+        ("sort_example_figures", lambda: pointer.sort_example_figures([], "t"), ValueError, "^examples must hold"),
+        ("hull_example_figures", lambda: pointer.hull_example_figures([], 0), ValueError, "^examples must hold"),
+        ("plot_lambdas_to_halting", lambda: pondernet.plot_lambdas_to_halting([], []), ValueError, "^lambdas must hold"),
+        ("plot_lambdas_to_halting-lengths", lambda: pondernet.plot_lambdas_to_halting([0.5, 1.0], [1.0]), ValueError,
+         "^halting_probs must hold one p_n per lambda_n"),
+        ("plot_extrapolation_curves", lambda: pondernet.plot_extrapolation_curves({}, {}, "t"), ValueError, "^groups must hold"),
+        ("plot_extrapolation_curves-group", lambda: pondernet.plot_extrapolation_curves({"a": []}, {"a": "act"}, "t"),
+         ValueError, r"^groups\['a'\] must hold at least one run"),
+        ("plot_ponder_schematic", lambda: transformer.plot_ponder_schematic([], [], 3), ValueError, "^ponder_steps must hold"),
+        ("plot_ponder_schematic-cap", lambda: transformer.plot_ponder_schematic([2, 5], ["a", "b"], 3), ValueError,
+         r"^max_ponder_steps must be an integer in \[5, 10000\]"),
+        ("plot_by_depth", lambda: transformer.plot_by_depth({}), ValueError, "^runs must hold"),
+        ("plot_depth_evidence", lambda: transformer.plot_depth_evidence({"act": []}), ValueError, r"^runs\['act'\] must hold"),
+        ("plot_depth_by_position", lambda: transformer.plot_depth_by_position({}), ValueError, "^mean_depth must hold"),
+        ("plot_steps_distribution", lambda: transformer.plot_steps_distribution({}), ValueError, "^distributions must hold"),
+        ("plot_curves", lambda: transformer.plot_curves({}), ValueError, "^summaries must hold"),
+    ]
+    return [pytest.param(call, kind, message, id=case) for case, call, kind, message in cases]
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), _empty_figure_cases())
+def test_a_figure_of_nothing_is_refused_naming_the_argument(call, kind, message):
+    test_the_second_probe_is_refused_naming_the_parameter(call, kind, message)

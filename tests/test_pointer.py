@@ -418,7 +418,7 @@ def test_time_budget_stops_training():
         ({"values": "str"}, "values must be one of 'int', 'float'; got 'str'"),
         ({"decoder": "transformer"}, "decoder must be one of 'pointer', 'seq2seq', 'bahdanau', 'luong'"),
         ({"teacher_forcing": 1.5}, "teacher_forcing must be in [0, 1], got 1.5"),
-        ({"threads": 0}, "threads must be an integer >= 1, got 0"),
+        ({"threads": 0}, "threads must be an integer in [1, 1024], got 0"),
         ({"target_accuracy": None, "max_updates": None, "max_seconds": None}, "training never stops"),
     ],
 )

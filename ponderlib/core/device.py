@@ -33,6 +33,8 @@ def get_device(device: str | torch.device | None = None) -> torch.device:
         raise ValueError(f"{name} must name a torch device such as 'cpu' or 'cuda', got {str(device)[:40]!r}") from exc
     if resolved.type not in SUPPORTED:
         raise ValueError(f"{name} must be a CPU or CUDA device ('cpu', 'cuda', 'cuda:1'), got {str(resolved)!r}")
+    if resolved.type == "cpu" and resolved.index is not None:
+        raise ValueError(f"{name} must be 'cpu' without an index (torch has one CPU device), got {str(resolved)!r}")
     if resolved.type == "cuda" and not torch.cuda.is_available():
         raise ValueError(f"{name}={str(resolved)!r} was requested but CUDA is not available; use 'cpu'")
     if resolved.type == "cuda" and resolved.index is not None and resolved.index >= torch.cuda.device_count():

@@ -33,7 +33,16 @@ from ponderlib.core.device import get_device
 from ponderlib.core.provenance import device_name
 from ponderlib.core.seeds import SEED_MAX, stream_generator
 from ponderlib.core.stats import round_or_none
-from ponderlib.core.validation import MAX_BATCH, check_counts, check_fraction, check_int, check_positive, check_sizes
+from ponderlib.core.validation import (
+    MAX_BATCH,
+    MAX_THREADS,
+    check_counts,
+    check_fraction,
+    check_int,
+    check_positive,
+    check_sizes,
+    ensure_type,
+)
 
 PROGRESS_VARIABLE = "PONDERLIB_PROGRESS"
 """Environment variable: ``0`` turns off the progress bars of runs that leave ``progress`` unset.
@@ -163,7 +172,7 @@ class TrainConfig:
         check_counts(MAX_BATCH, eval_size=self.eval_size)
         check_int("seed", self.seed, minimum=0, maximum=SEED_MAX)
         if self.threads is not None:
-            check_int("threads", self.threads, minimum=1)
+            check_counts(MAX_THREADS, threads=self.threads)
         get_device(self.device)
 
     def validate_once(self) -> None:
@@ -214,9 +223,11 @@ class TrainConfig:
 
     @classmethod
     def from_overrides(cls, config: TrainConfig | None, overrides: dict):
-        """``config`` itself, or ``cls(**overrides)``; both at once is an error."""
+        """``config`` itself, or ``cls(**overrides)``; both at once is an error, and so is a ``config`` that
+        is not a ``cls`` (``TypeError``: another task's config, or a string, has not this task's fields)."""
         if config is None:
             return cls(**overrides)
+        ensure_type("config", config, cls)
         if overrides:
             raise ValueError(f"pass either a {cls.__name__} or keyword overrides, not both")
         return config
@@ -540,6 +551,52 @@ def run_summary(run: Any) -> Mapping[str, Any]:
     if isinstance(run, Mapping):
         return run
     raise ValueError(f"run must be a trained result or its summary (a mapping), got {type(run).__name__}")
+
+
+def summary_value(summary: Mapping[str, Any], name: str, where: str = "run's summary") -> Any:
+    """``summary[name]``; ``ValueError`` naming ``where`` and the entry when ``summary`` is no mapping, or
+    the entry is missing or None (a record written before the entry existed, or a run that never measured it)."""
+    if not isinstance(summary, Mapping):
+        raise TypeError(f"{where} must be a mapping (a run's summary), got {type(summary).__name__}")
+    value = summary.get(name)
+    if value is None:
+        raise ValueError(f"{where} must have the entry {name!r}; it has {short(', '.join(map(str, summary)))}")
+    return value
+
+
+def _number_in(value: Any, low: float, high: float) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and low <= value <= high  # NaN is not
+
+
+def summary_number(
+    summary: Mapping[str, Any], name: str, low: float = -math.inf, high: float = math.inf, where: str = "run's summary"
+) -> float:
+    """:func:`summary_value`, which must be a number in ``[low, high]`` (NaN refused), naming the entry."""
+    value = summary_value(summary, name, where)
+    if not _number_in(value, low, high):
+        raise ValueError(f"{where} entry {name!r} must be a number in [{low:g}, {high:g}], got {short(repr(value))}")
+    return float(value)
+
+
+def summary_numbers(
+    summary: Mapping[str, Any],
+    name: str,
+    low: float = -math.inf,
+    high: float = math.inf,
+    where: str = "run's summary",
+    keyed: bool = False,
+) -> Any:
+    """:func:`summary_value`, which must be a non-empty list of numbers (``keyed``: a mapping to numbers,
+    one per difficulty), each in ``[low, high]`` (NaN refused), naming the entry; returned as it is."""
+    value = summary_value(summary, name, where)
+    container = "mapping" if keyed else "list"
+    values = list(value.values()) if keyed and isinstance(value, Mapping) else value
+    if not isinstance(values, list) or not values or not all(_number_in(v, low, high) for v in values):
+        raise ValueError(
+            f"{where} entry {name!r} must be a non-empty {container} of numbers in [{low:g}, {high:g}], "
+            f"got {short(repr(value))}"
+        )
+    return value
 
 
 def run_training(

@@ -18,6 +18,7 @@ Two kinds, by how often they run:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import torch
 
@@ -36,6 +37,10 @@ MAX_BATCH = 1_000_000
 """The most samples drawn at once: a batch, a held-out or a test set (``batch_size``, ``eval_size``,
 ``test_size``, ``difficulty_eval_size``, ``samples``); the book's presets stay below 5,000."""
 
+MAX_THREADS = 1_024
+"""The most CPU threads a run asks torch for (``threads``): ``torch.set_num_threads(10**9)`` fails
+allocating them, with an error that names no setting; the book's runs take one."""
+
 
 def check_rank(name: str, tensor: torch.Tensor, rank: int, shape_doc: str) -> None:
     """Raise unless ``tensor`` is a non-empty tensor of the given rank (``shape_doc`` e.g. ``"(B, N)"``):
@@ -50,8 +55,40 @@ def check_rank(name: str, tensor: torch.Tensor, rank: int, shape_doc: str) -> No
 
 
 def check_probability_tensor(name: str, tensor: torch.Tensor) -> None:
-    """Raise unless every entry of ``tensor`` is in [0, 1] (NaN included as a failure)."""
+    """Raise unless ``tensor`` is floating-point (an integer or bool tensor of 0s and 1s is no
+    probability a gradient can reach, and its arithmetic differs) and every entry is in [0, 1] (NaN
+    included as a failure)."""
+    if not tensor.is_floating_point():
+        raise ValueError(f"{name} must be a floating-point tensor of probabilities, got {tensor.dtype}")
     ensure_in_range(name, tensor)
+
+
+ROW_SUM_TOLERANCE = 1e-3
+"""How far a row of halting probabilities may sum from one: float32 rounding over up to
+:data:`MAX_LENGTH` steps, far below any row that is not a distribution."""
+
+
+def check_distribution_rows(name: str, tensor: torch.Tensor) -> None:
+    """Raise unless ``tensor`` ``(B, N)`` holds probability distributions: every entry in [0, 1]
+    (:func:`check_probability_tensor`) and every row summing to one, within :data:`ROW_SUM_TOLERANCE`
+    (a KL of rows that do not is no divergence: it can be negative)."""
+    check_probability_tensor(name, tensor)
+    sums = tensor.sum(dim=-1)
+    off = (sums - 1.0).abs() > ROW_SUM_TOLERANCE
+    if bool(off.any()):
+        row = int(off.nonzero()[0, 0])
+        raise ValueError(f"{name} must have rows summing to 1 (a distribution over steps), row {row} sums to {sums[row].item():.6g}")
+
+
+def ensure_same_shape(**tensors: torch.Tensor) -> None:
+    """``ValueError`` naming the first tensor whose shape differs from the first one named
+    (``ensure_same_shape(step_losses=..., halting_probs=...)``): metadata only, no synchronisation."""
+    (first, reference), *others = tensors.items()
+    for name, tensor in others:
+        if tensor.shape != reference.shape:
+            raise ValueError(
+                f"{name} must have the same shape as {first}, {tuple(reference.shape)}; got {tuple(tensor.shape)}"
+            )
 
 
 def check_lambda_p(lambda_p: float) -> None:
@@ -136,6 +173,24 @@ def check_fraction(name: str, value: float, include_one: bool = True, include_ze
         raise ValueError(f"{name} must be in {allowed}, got {value!r}")
 
 
+def check_not_empty(name: str, values: object, what: str = "entry") -> None:
+    """``TypeError`` unless ``values`` is a collection (it has a length), ``ValueError`` naming ``name`` if it
+    is empty: a figure or a table of nothing would hide a missing run or evidence set."""
+    if not hasattr(values, "__len__") or isinstance(values, str):
+        raise TypeError(f"{name} must be a collection of {what}s, got {type(values).__name__}")
+    if len(values) == 0:
+        raise ValueError(f"{name} must hold at least one {what}, got none")
+
+
+def check_groups(name: str, groups: object, what: str = "run") -> None:
+    """:func:`check_not_empty` of a mapping ``label -> runs`` and of each label's runs (naming ``name[label]``)."""
+    if not isinstance(groups, Mapping):
+        raise TypeError(f"{name} must be a mapping of a label to its {what}s, got {type(groups).__name__}")
+    check_not_empty(name, groups)
+    for label, runs in groups.items():
+        check_not_empty(f"{name}[{label!r}]", runs, what)
+
+
 def check_sizes(**sizes: int) -> None:
     """Raise unless every size is an integer >= 1, naming the first that is not
     (``check_sizes(n_elems=n_elems, hidden=hidden)``)."""
@@ -183,6 +238,16 @@ def ensure_model_input(
     if features is not None and tensor.shape[-1] != features:
         size = f"{size_name} = {features}" if size_name else str(features)
         raise ValueError(f"{name} must have {size} features in its last dimension, got shape {tuple(tensor.shape)}")
+
+
+def ensure_generator(name: str, generator: object) -> None:
+    """``TypeError`` naming ``name`` unless ``generator`` is None or a ``torch.Generator`` (a seed given
+    where a generator is wanted reached torch's own "invalid combination of arguments")."""
+    if generator is not None and not isinstance(generator, torch.Generator):
+        raise TypeError(
+            f"{name} must be a torch.Generator or None, got {type(generator).__name__} "
+            "(ponderlib.core.seeds.stream_generator makes one from a seed)"
+        )
 
 
 def ensure_type(name: str, value: object, expected: type | tuple[type, ...]) -> None:

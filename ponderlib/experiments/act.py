@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import torch
 from torch import nn
 
-from ponderlib.core.engine import History, on_evaluate
+from ponderlib.core.engine import History, on_evaluate, short, summary_number, summary_numbers, summary_value
 from ponderlib.core.stats import least_squares_slope, pearson_correlation
 from ponderlib.core.validation import check_int
 from ponderlib.tasks.parity import (
@@ -231,6 +231,31 @@ def train_sequence_seeds(
     return results, SeedCurves.from_sequence(seeds, evaluations), evaluations
 
 
+def _check_tau_summary(summary: Mapping, where: str, first: Mapping) -> None:
+    """What :meth:`TauEvidence.from_summaries` reads of one summary, each entry named where it is missing,
+    NaN or out of its range; its difficulties and curve's updates those of the ``first`` summary."""
+    config = summary_value(summary, "config", where)
+    summary_number(config, "tau", 0.0, where=f"{where}'s config")
+    summary_number(config, "seed", 0.0, where=f"{where}'s config")
+    summary_number(summary, "final_accuracy", 0.0, 1.0, where)
+    summary_number(summary, "mean_ponder_steps", 0.0, where=where)
+    by_difficulty = summary_numbers(summary, "ponder_steps_by_difficulty", 0.0, where=where, keyed=True)
+    summary_numbers(summary, "accuracy_by_difficulty", 0.0, 1.0, where, keyed=True)
+    curve = summary_value(summary, "curve", where)
+    updates = summary_numbers(curve, "update", 0.0, where=f"{where}'s curve")
+    accuracy = summary_numbers(curve, "accuracy", 0.0, 1.0, f"{where}'s curve")
+    for key, mine, theirs in (
+        ("ponder_steps_by_difficulty", set(by_difficulty), set(first["ponder_steps_by_difficulty"])),
+        ("accuracy_by_difficulty", set(summary["accuracy_by_difficulty"]), set(by_difficulty)),
+        ("curve's update", updates, first["curve"]["update"]),
+        ("curve's accuracy", len(accuracy), len(updates)),
+    ):
+        if mine != theirs:
+            raise ValueError(
+                f"{where}'s {key} must match the other runs' (the same difficulties and updates), got {short(repr(mine))}"
+            )
+
+
 @dataclass
 class TauEvidence:
     """Graves' figs. 4-6 from a committed sweep over the time penalty ``tau`` (e.g. the evidence of
@@ -269,10 +294,16 @@ class TauEvidence:
         ``curve``) by ``tau`` and seed.
 
         Raises:
-            ValueError: no summaries, or a ``tau`` without a run of every seed the others have.
+            TypeError: ``summaries`` is not a list of mappings.
+            ValueError: no summaries, a ``tau`` without a run of every seed the others have, or an entry
+                missing, NaN or out of its range (naming the summary and the entry).
         """
+        if not isinstance(summaries, Sequence) or isinstance(summaries, str):
+            raise TypeError(f"summaries must be a list of run summaries (mappings), got {type(summaries).__name__}")
         if len(summaries) == 0:
             raise ValueError("summaries must hold at least one run summary, got none")
+        for index, summary in enumerate(summaries):
+            _check_tau_summary(summary, f"summaries[{index}]", summaries[0])
         runs = {(s["config"]["tau"], s["config"]["seed"]): s for s in summaries}
         taus = sorted({tau for tau, _ in runs})
         seeds = sorted({seed for _, seed in runs})

@@ -29,7 +29,7 @@ from ponderlib.experiments.pointer import still_rising
 from ponderlib.experiments.pondernet import DifficultySummary
 from ponderlib.experiments.transformer import LEARNT_ACCURACY
 from ponderlib.mechanisms.halting import geometric_prior
-from ponderlib.sweep.evidence import Evidence, Rate
+from ponderlib.sweep.evidence import Evidence, Rate, held
 from ponderlib.sweep.presets import CONFIRMATION_SEEDS, CONFIRMATION_SUFFIX, DEEP_START, PRESETS
 
 Claim = Callable[[Any], bool]
@@ -482,7 +482,7 @@ def check_live_claims(claims: LiveClaims, live: Sequence[Any]) -> ClaimCheck:
     asserted = [text for text in confirmed_everywhere if text not in replayed_failures]
     for text in asserted:
         for row in rows:
-            if not claims.claims[text](row):
+            if not held(claims.claims[text], row):
                 seed = _live_seed(claims, row)
                 raise AssertionError(
                     f"{text!r} held in {first[text]} (0-19) and {confirmed[text]} (20-39) of {claims.preset!r}, "
@@ -503,7 +503,7 @@ def _replayed_failures(
     else:
         committed = {run["seed"]: run for run in evidence.runs(**claims.point) if run["seed"] in seeds}
     failures = {
-        text: [seed for seed in sorted(committed) if not claims.claims[text](committed[seed])] for text in texts
+        text: [seed for seed in sorted(committed) if not held(claims.claims[text], committed[seed])] for text in texts
     }
     return {text: failed for text, failed in failures.items() if failed}
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import torch
 
-from ponderlib.core.engine import run_summary
-from ponderlib.core.validation import check_int
+from ponderlib.core.engine import run_summary, summary_number, summary_numbers, summary_value
+from ponderlib.core.validation import MAX_LENGTH, check_int, check_rank
 from ponderlib.mechanisms.halting import expected_ponder_steps
 
 
@@ -56,17 +56,18 @@ class HaltingSummary:
         """From a trained :class:`~ponderlib.tasks.parity.ParityResult` or its summary.
 
         Raises:
-            ValueError: the summary has no halting distribution (records written before summaries
-                carried one, or a run never scored by difficulty).
+            ValueError: naming the entry, where the summary has no halting distribution (records
+                written before summaries carried one, or a run never scored by difficulty), no
+                ``config`` with ``max_ponder_steps``, or an accuracy, a mean or a ``p_n`` that is missing,
+                NaN or out of its range.
         """
         summary = run_summary(run)
-        if summary.get("halting_distribution") is None:
-            raise ValueError("run's summary must have a halting_distribution (a run scored at every difficulty)")
-        probs = torch.tensor(summary["halting_distribution"], dtype=torch.float64)  # (n_run,)
+        probs = torch.tensor(summary_numbers(summary, "halting_distribution", 0.0, 1.0), dtype=torch.float64)  # (n_run,)
+        max_ponder_steps = summary_value(summary_value(summary, "config"), "max_ponder_steps", "run's config")
         return cls(
-            accuracy=summary["interpolation_accuracy"],
-            mean_ponder_steps=summary["mean_ponder_steps"],
-            halting_probs=mean_halting_distribution(probs.unsqueeze(0), summary["config"]["max_ponder_steps"]),
+            accuracy=summary_number(summary, "interpolation_accuracy", 0.0, 1.0),
+            mean_ponder_steps=summary_number(summary, "mean_ponder_steps", 0.0, MAX_LENGTH),
+            halting_probs=mean_halting_distribution(probs.unsqueeze(0), max_ponder_steps),
         )
 
     @property
@@ -99,8 +100,10 @@ class HaltingSummary:
 
 
 def mean_halting_distribution(halting_probs: torch.Tensor, max_ponder_steps: int) -> torch.Tensor:
-    """Mean of ``p_n`` over a batch ``(B, n_run)``, zero-padded to shape ``(max_ponder_steps,)``, on the CPU."""
-    check_int("max_ponder_steps", max_ponder_steps, minimum=halting_probs.shape[1])
+    """Mean of ``p_n`` over a batch ``(B, n_run)``, zero-padded to shape ``(max_ponder_steps,)``, on the CPU;
+    ``max_ponder_steps`` in ``[n_run, MAX_LENGTH]``."""
+    check_rank("halting_probs", halting_probs, 2, "(batch, n_run)")
+    check_int("max_ponder_steps", max_ponder_steps, minimum=halting_probs.shape[1], maximum=MAX_LENGTH)
     mean = halting_probs.mean(dim=0).detach().cpu()  # (n_run,)
     return torch.cat([mean, mean.new_zeros(max_ponder_steps - mean.shape[0])])
 

@@ -17,6 +17,8 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
+from ponderlib.core.validation import check_not_empty, check_rank, ensure_type
+from ponderlib.experiments.act import TauGrid
 from ponderlib.figures import style
 
 
@@ -103,6 +105,7 @@ def plot_ponder_cost_sawtooth(scales, ponder_steps, remainder, gradient) -> Figu
     slope ``-sum_{n<N} a_n``; where ``N`` drops, ``R`` jumps up and ``rho`` jumps down. The slope is
     all the gradient sees (Graves eq. 14): a sawtooth in ``R``, a staircase of ramps in ``rho``.
     """
+    check_not_empty("scales", scales, "scale")
     c = [float(v) for v in scales]
     steps = [float(v) for v in ponder_steps]
     remainders = [float(v) for v in remainder]
@@ -255,6 +258,7 @@ def plot_tau_trade_off(grid) -> Figure:
     The learning curves across the width, two panels side by side under them (error, ponder time),
     their legend under the figure.
     """
+    ensure_type("grid", grid, TauGrid)
     fig, panels = plt.subplot_mosaic(
         [["curve", "curve"], ["error", "steps"]], figsize=(style.MAX_WIDTH, 6.8), height_ratios=[0.9, 1.0]
     )
@@ -304,6 +308,8 @@ def plot_sequence_ponder(steps, difficulty, correct=None, title: str | None = No
         correct: optional ``(B, T)`` bool; wrong predictions are marked with a cross.
         title: the title (default: what the cells show).
     """
+    check_rank("steps", steps, 2, "(B, T)")
+    check_rank("difficulty", difficulty, 2, "(B, T)")
     steps_rows = [[int(n) for n in row] for row in steps.tolist()]
     difficulty_rows = difficulty.tolist()
     rows, columns = len(steps_rows), len(steps_rows[0])

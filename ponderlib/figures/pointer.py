@@ -17,6 +17,7 @@ import torch
 from matplotlib.figure import Figure
 
 from ponderlib.core.engine import History
+from ponderlib.core.validation import check_not_empty
 from ponderlib.figures import style
 
 SEEDS_IN_LEGEND = 5
@@ -106,6 +107,7 @@ def training_curves_figure(histories: Mapping[str, History], title: str) -> Figu
     ``histories`` maps a decoder name (one of :data:`ponderlib.mechanisms.pointer.DECODERS`) to its
     :class:`~ponderlib.core.engine.History`.
     """
+    check_not_empty("histories", histories, "decoder's history")
     fig, (ax_acc, ax_loss) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
     for decoder, history in histories.items():
         line = {"color": style.color(decoder), "label": style.label(decoder)}
@@ -250,6 +252,8 @@ def pointer_diagram_figure(values: Sequence[float], pointers: Sequence[int], tit
         pointers: the position each output step points at (a permutation of ``0 .. n-1``).
         title: the figure's title.
     """
+    check_not_empty("values", values, "input")
+    check_not_empty("pointers", pointers, "pointer")
     n = len(values)
     fig, ax = plt.subplots(figsize=(min(style.MAX_WIDTH, 0.9 * n + 1.8), 3.0))
     color = style.color("pointer")
@@ -334,6 +338,7 @@ def sort_example_figures(examples: Sequence, title: str) -> dict[str, Figure]:
     """An :func:`attention_map_figure` per decoded array (``SortExample`` of
     :func:`ponderlib.experiments.pointer.sort_examples`), keyed by a label for a picker,
     ``"example 1 (n = 11)"``; ``title`` starts every figure's title."""
+    check_not_empty("examples", examples, "example")
     figures = {}
     for k, example in enumerate(examples):
         label = f"example {k + 1} (n = {example.length})"
@@ -346,6 +351,7 @@ def hull_example_figures(examples: Sequence, seed: int) -> dict[str, Figure]:
     """For each decoded point set (``HullExample`` of :func:`ponderlib.experiments.pointer.hull_examples`,
     by the run of ``seed``) a :func:`hull_figure` and a :func:`hull_attention_figure`, keyed by a label
     for a picker: ``"set 1 (n = 10), hull"``, ``"set 1 (n = 10), pointer distributions"``."""
+    check_not_empty("examples", examples, "example")
     figures = {}
     for k, example in enumerate(examples):
         n = example.length

@@ -18,6 +18,7 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from ponderlib.core.validation import check_groups, check_not_empty
 from ponderlib.figures import style
 
 
@@ -41,8 +42,11 @@ def plot_lambdas_to_halting(lambdas: Sequence[float], halting_probs: Sequence[fl
         lambdas: ``lambda_n``, length ``N`` (the last one is treated as 1).
         halting_probs: ``p_n = lambda_n prod_{j<n}(1 - lambda_j)``, length ``N``.
     """
+    check_not_empty("lambdas", lambdas, "lambda_n")
     lambdas = [float(v) for v in lambdas]
     halting_probs = [float(v) for v in halting_probs]
+    if len(halting_probs) != len(lambdas):
+        raise ValueError(f"halting_probs must hold one p_n per lambda_n ({len(lambdas)}), got {len(halting_probs)}")
     steps = list(range(1, len(lambdas) + 1))
     still_running = [1.0]
     for lam in lambdas[:-1]:
@@ -293,6 +297,8 @@ def plot_extrapolation_curves(groups: Mapping[str, Sequence[object]], methods: M
         title: what the runs are.
     """
     from ponderlib.experiments.pondernet import ExtrapolationCurve
+
+    check_groups("groups", groups)
 
     missing = [label for label in groups if label not in methods]
     if missing:

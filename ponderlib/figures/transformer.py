@@ -16,6 +16,7 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
+from ponderlib.core.validation import MAX_LENGTH, check_groups, check_int, check_not_empty
 from ponderlib.figures import style
 from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
 
@@ -27,6 +28,10 @@ def plot_ponder_schematic(ponder_steps: Sequence[int], labels: Sequence[str], ma
     A filled cell is an application of the shared block to that position; a hatched cell is a
     position that has halted and whose state is copied (still visible to the others' attention).
     """
+    check_not_empty("ponder_steps", ponder_steps, "position's ponder steps")
+    if len(labels) != len(ponder_steps):
+        raise ValueError(f"labels must hold one label per position ({len(ponder_steps)}), got {len(labels)}")
+    check_int("max_ponder_steps", max_ponder_steps, minimum=max(ponder_steps), maximum=MAX_LENGTH)
     width = min(style.MAX_WIDTH, 1.0 + 1.0 * len(labels))
     fig, ax = plt.subplots(figsize=(width, 0.9 + 0.5 * max_ponder_steps))
     for i, steps in enumerate(ponder_steps):
@@ -108,6 +113,7 @@ def plot_by_depth(runs: Mapping[str, Sequence[ChainsEvaluation]], title: str = "
     """Accuracy (left) and mean ponder steps (right) against required depth, one thin line per
     seed in a shade of the method's hue and a thick line for the mean (``runs``: method ->
     evaluations, one per seed)."""
+    check_groups("runs", runs, "evaluation")
     tables = {method: [evaluation.by_depth() for evaluation in evaluations] for method, evaluations in runs.items()}
     return _plot_depth_tables(tables, title)
 
@@ -115,6 +121,7 @@ def plot_by_depth(runs: Mapping[str, Sequence[ChainsEvaluation]], title: str = "
 def plot_depth_evidence(runs: Mapping[str, Sequence[Mapping]], title: str = "") -> Figure:
     """:func:`plot_by_depth` from run summaries (a sweep's records, e.g. committed evidence: ``runs`` is
     method -> summaries with ``accuracy_by_depth`` and ``ponder_steps_by_depth``)."""
+    check_groups("runs", runs, "summary")
     tables = {
         method: [
             {int(d): (s["accuracy_by_depth"][d], s["ponder_steps_by_depth"][d]) for d in s["accuracy_by_depth"]}
@@ -227,6 +234,7 @@ ORDER_COLORS = {"topological": style.PRIOR_COLOR, "shuffled": "#d95f02"}
 def plot_depth_by_position(mean_depth: Mapping[str, Sequence[float]]) -> Figure:
     """Mean required depth at each position (x, from 1) for each way of writing the programs
     (``mean_depth``: order -> mean depth per position): the confound, and its removal."""
+    check_groups("mean_depth", mean_depth, "position")
     fig, ax = plt.subplots(figsize=(style.MAX_WIDTH * 0.75, 3.4))
     for order, means in mean_depth.items():
         ax.plot(range(1, len(means) + 1), means, "o-", color=ORDER_COLORS[order], label=f"{order} order")
@@ -244,6 +252,7 @@ def plot_steps_distribution(distributions: Mapping[str, Mapping[int, Any]], titl
     depth's positions that ran that many steps; the line is the mean, the bars one standard deviation
     either side (as Dehghani et al. report bAbI's "2.3 ± 0.8"); dotted, one step per hop after the
     first (``d + 1``)."""
+    check_groups("distributions", distributions, "depth")
     methods = list(distributions)
     fig, axes = plt.subplots(1, len(methods), figsize=(style.MAX_WIDTH, 3.6), sharey=True, squeeze=False)
     for ax, method in zip(axes[0], methods):
@@ -302,6 +311,7 @@ def plot_curves(summaries: Mapping[str, Sequence[Mapping]], title: str = "") -> 
     """Held-out accuracy (left) and mean ponder steps (right) against training updates, one thin line per
     seed in a shade of the method's hue, a thick one for the mean (``summaries``: method -> run
     summaries with a ``curve``)."""
+    check_groups("summaries", summaries, "summary")
     fig, axes = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
     for method, runs in summaries.items():
         updates = runs[0]["curve"]["update"]

@@ -50,8 +50,13 @@ from ponderlib.core.validation import (
     check_lambda_p,
     check_probability_tensor,
     check_rank,
-    ensure_finite,
+    ensure_in_range,
+    ensure_tensor,
 )
+
+ROUNDING = 1e-6
+"""How far below 0 (or above 1) a ``p_n`` computed in float32 may fall by rounding alone: ACT's remainder
+``R = 1 - sum h_n`` with ``eps = 0`` can come out a hair negative."""
 
 PRIOR_TRUNCATIONS = ("normalised", "last")
 """How :func:`geometric_prior` is cut at ``max_ponder_steps``. ``"normalised"`` (the default, chosen
@@ -264,7 +269,9 @@ def truncate_at_mass(lambdas: torch.Tensor, eps: float, truncation: str = "last"
     return MassTruncation(halting_probs=log_p.exp() * kept, log_halting_probs=log_p, steps=steps)
 
 
-def geometric_prior_cut(lambda_p: float, steps: torch.Tensor, n: int, truncation: str = "normalised") -> torch.Tensor:
+def geometric_prior_cut(
+    lambda_p: float, steps: torch.Tensor, n: int, truncation: str = "normalised", check: bool = True
+) -> torch.Tensor:
     """The geometric prior "truncated at N" for each sample's own ``N`` (:func:`truncate_at_mass`): row
     ``i`` is :func:`geometric_prior` truncated at ``steps[i]``, zero after it, padded to ``n`` steps.
 
@@ -273,13 +280,18 @@ def geometric_prior_cut(lambda_p: float, steps: torch.Tensor, n: int, truncation
         steps: ``N_i``, shape ``(B,)``, integers in ``[1, n]``.
         n: the steps run, ``>= 1``.
         truncation: one of :data:`PRIOR_TRUNCATIONS`.
+        check: check the arguments (``TypeError``/``ValueError`` naming them: a ``steps`` of 0 made a
+            row of NaN, one above ``n`` a row that does not sum to one); :class:`~ponderlib.mechanisms.losses.PonderNetLoss`
+            passes False and checks ``steps`` with the loss's one synchronisation.
 
     Returns:
         shape ``(B, n)``, float32 on ``steps``' device, rows summing to one.
     """
-    check_lambda_p(lambda_p)
-    check_int("n", n, minimum=1, maximum=MAX_LENGTH)
-    check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
+    if check:
+        check_lambda_p(lambda_p)
+        check_int("n", n, minimum=1, maximum=MAX_LENGTH)
+        check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
+        check_steps(steps, n)
     position = torch.arange(1, n + 1, dtype=torch.float64, device=steps.device)  # (n,)
     geometric = lambda_p * (1.0 - lambda_p) ** (position - 1)  # (n,): p_G(n), untruncated
     cut = steps[:, None].to(torch.float64)  # (B, 1)
@@ -290,15 +302,24 @@ def geometric_prior_cut(lambda_p: float, steps: torch.Tensor, n: int, truncation
     return prior.float()
 
 
+def check_steps(steps: torch.Tensor, n: int) -> None:
+    """``TypeError`` unless ``steps`` is a tensor; ``ValueError`` unless it holds integers ``N_i`` in
+    ``[1, n]``, shape ``(B,)`` (each sample's training ``N``, :func:`truncate_at_mass`)."""
+    ensure_tensor("steps", steps, " of shape (batch,)")
+    if steps.dim() != 1 or steps.is_floating_point() or steps.is_complex() or steps.dtype == torch.bool:
+        raise ValueError(f"steps must be integers of shape (batch,), got {steps.dtype} {tuple(steps.shape)}")
+    ensure_in_range("steps", steps, 1, n)
+
+
 def expected_ponder_steps(halting_probs: torch.Tensor) -> torch.Tensor:
     """``E[n] = sum_n n * p_n`` for ``p`` of shape ``(B, N)``; returns shape ``(B,)``.
 
     Raises ``TypeError`` unless ``halting_probs`` is a tensor, and ``ValueError`` naming it for a
-    ``p_n`` that is NaN or infinite (a NaN would make ``E[n]`` NaN without a word). Any finite
-    weights are averaged as they are: rows need not sum to one (an unroll cut short), and an ACT
-    remainder rounded a hair below zero (``eps = 0``) is no error.
+    ``p_n`` outside [0, 1] or NaN (a NaN would make ``E[n]`` NaN without a word, a negative weight a mean
+    below one step). Rows need not sum to one (an unroll cut short), and an ACT remainder rounded a hair
+    below zero (``eps = 0``, within :data:`ROUNDING`) is no error.
     """
     check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
-    ensure_finite("halting_probs", halting_probs)
+    ensure_in_range("halting_probs", halting_probs, -ROUNDING, 1.0 + ROUNDING)
     steps = torch.arange(1, halting_probs.shape[1] + 1, device=halting_probs.device, dtype=halting_probs.dtype)
     return (halting_probs * steps).sum(dim=1)

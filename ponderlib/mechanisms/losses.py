@@ -36,15 +36,18 @@ import torch.nn.functional as F
 
 from ponderlib.core.validation import (
     check_choice,
+    check_distribution_rows,
     check_lambda_p,
     check_non_negative,
     check_positive,
     check_probability_tensor,
     check_rank,
     ensure_finite,
+    ensure_in_range,
+    ensure_same_shape,
     ensure_tensor,
 )
-from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, geometric_prior, geometric_prior_cut
+from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, check_steps, geometric_prior, geometric_prior_cut
 
 KL_DIRECTIONS = ("paper", "reverse")
 """``"paper"``: ``KL(p || p_G)`` as Banino et al. write it. ``"reverse"``: ``KL(p_G || p)``."""
@@ -114,9 +117,23 @@ class ACTLoss:
         self.tau = tau
 
     def __call__(self, task_loss: torch.Tensor, ponder_cost: torch.Tensor) -> torch.Tensor:
-        """``task_loss`` (scalar) plus ``tau`` times the mean ``ponder_cost`` (``(B,)``, or ``(B, T)`` for a sequence)."""
+        """``task_loss`` (scalar) plus ``tau`` times the mean ``ponder_cost`` (``(B,)``, or ``(B, T)`` for a sequence).
+
+        Runs at every training update, so it checks only what is cheap: two tensors (``TypeError``),
+        a scalar ``task_loss`` and a non-empty ``ponder_cost`` (metadata), and that the loss is finite
+        (one synchronisation, on the scalar, as :class:`PonderNetLoss`): a NaN or infinite loss raises
+        ``ValueError`` naming the argument that holds it rather than training on it. :func:`act_loss`
+        checks ``ponder_cost``'s values too."""
+        ensure_tensor("task_loss", task_loss, " (a scalar)")
         ensure_tensor("ponder_cost", ponder_cost)
-        return task_loss + self.tau * ponder_cost.mean()
+        if task_loss.dim() != 0:
+            raise ValueError(f"task_loss must be a scalar (the batch's mean), got shape {tuple(task_loss.shape)}")
+        if ponder_cost.numel() == 0:
+            raise ValueError(f"ponder_cost must hold one rho per sample, got shape {tuple(ponder_cost.shape)}")
+        total = task_loss + self.tau * ponder_cost.mean()
+        if not bool(torch.isfinite(total)):
+            _explain_non_finite(task_loss=task_loss, ponder_cost=ponder_cost)
+        return total
 
 
 def act_loss(task_loss: torch.Tensor, ponder_cost: torch.Tensor, tau: float) -> torch.Tensor:
@@ -124,10 +141,15 @@ def act_loss(task_loss: torch.Tensor, ponder_cost: torch.Tensor, tau: float) -> 
 
     Args:
         task_loss: scalar task loss of the mean-field output.
-        ponder_cost: ``rho = N + R`` per sample, shape ``(B,)`` (or ``(B, T)`` for a sequence).
+        ponder_cost: ``rho = N + R`` per sample, shape ``(B,)`` (or ``(B, T)`` for a sequence), each
+            ``>= 0`` (``>= 1`` where a sample pondered, 0 at a padded position); a negative one, or NaN,
+            raises ``ValueError``: a negative ``rho`` would reward pondering.
         tau: time penalty, ``>= 0``.
     """
-    return ACTLoss(tau)(task_loss, ponder_cost)
+    loss = ACTLoss(tau)
+    ensure_tensor("ponder_cost", ponder_cost)
+    ensure_in_range("ponder_cost", ponder_cost, 0.0, math.inf)
+    return loss(task_loss, ponder_cost)
 
 
 def reconstruction_loss(step_losses: torch.Tensor, halting_probs: torch.Tensor) -> torch.Tensor:
@@ -142,22 +164,21 @@ def reconstruction_loss(step_losses: torch.Tensor, halting_probs: torch.Tensor) 
         by a differentiable probability, so the gradient of this expectation is exact.
 
     Raises ``TypeError`` for arguments that are not tensors and ``ValueError`` for mismatched
-    shapes or a ``p_n`` outside [0, 1] (NaN included).
+    shapes, a ``p_n`` outside [0, 1] (NaN included), a row of ``p`` that does not sum to one, or a step's
+    loss that is negative or NaN.
     """
     _check_step_losses(step_losses, halting_probs)
     return (halting_probs * step_losses).sum(dim=1).mean()
 
 
 def _check_step_losses(step_losses: torch.Tensor, halting_probs: torch.Tensor) -> None:
-    """The checks of the one-call forms: two ``(B, N)`` tensors of one shape, every ``p_n`` in [0, 1]."""
+    """The checks of the one-call forms: two ``(B, N)`` tensors of one shape, every ``p_n`` in [0, 1], each
+    row of ``p`` a distribution, every step's loss finite and ``>= 0`` (a loss, as ``L(y, y_n)`` is)."""
     check_rank("step_losses", step_losses, 2, "(batch, max_ponder_steps)")
     check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
-    if step_losses.shape != halting_probs.shape:
-        raise ValueError(
-            f"step_losses and halting_probs must have the same shape, got {tuple(step_losses.shape)} "
-            f"and {tuple(halting_probs.shape)}"
-        )
-    check_probability_tensor("halting_probs", halting_probs)
+    ensure_same_shape(halting_probs=halting_probs, step_losses=step_losses)
+    check_distribution_rows("halting_probs", halting_probs)
+    ensure_in_range("step_losses", step_losses, 0.0, math.inf)
 
 
 def kl_to_geometric(
@@ -176,14 +197,14 @@ def kl_to_geometric(
 
     Args:
         halting_probs: ``p_n``, shape ``(B, N)``, rows summing to one; a ``p_n`` outside [0, 1] or
-            NaN raises ``ValueError`` (a NaN would make the KL NaN without a word), anything but a
-            tensor ``TypeError``.
+            NaN, or a row that does not sum to one, raises ``ValueError`` (a NaN would make the KL NaN
+            without a word, such a row a negative KL), anything but a tensor ``TypeError``.
         lambda_p: prior parameter in (0, 1].
         direction: one of :data:`KL_DIRECTIONS`.
         truncation: how the prior is cut at ``N`` (:data:`ponderlib.mechanisms.halting.PRIOR_TRUNCATIONS`).
     """
     check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
-    check_probability_tensor("halting_probs", halting_probs)
+    check_distribution_rows("halting_probs", halting_probs)
     check_lambda_p(lambda_p)
     check_choice("direction", direction, KL_DIRECTIONS)
     prior = geometric_prior(lambda_p, halting_probs.shape[1], truncation, device=halting_probs.device)  # (N,)
@@ -254,9 +275,16 @@ class PonderNetLoss:
         """
         ensure_tensor("step_losses", step_losses)
         ensure_tensor("halting_probs", halting_probs)
+        if halting_probs.dim() != 2:
+            raise ValueError(f"halting_probs must have rank 2, shape (batch, steps); got shape {tuple(halting_probs.shape)}")
+        ensure_same_shape(halting_probs=halting_probs, step_losses=step_losses)
         n_run = halting_probs.shape[1]
+        if n_run > self.prior.shape[0]:
+            raise ValueError(f"halting_probs must have at most max_ponder_steps = {self.prior.shape[0]} steps, got {n_run}")
         if steps is not None:
-            prior = geometric_prior_cut(self.lambda_p, steps, n_run, self.truncation).to(halting_probs.dtype)  # (B, n_run)
+            ensure_tensor("steps", steps, " of shape (batch,)")
+            ensure_same_shape(**{"halting_probs' batch": halting_probs[:, 0], "steps": steps})  # (B,)
+            prior = geometric_prior_cut(self.lambda_p, steps, n_run, self.truncation, check=False).to(halting_probs.dtype)
         elif n_run < self.prior.shape[0] and self.direction == "reverse":
             raise ValueError(
                 f"halting_probs must cover all max_ponder_steps = {self.prior.shape[0]} steps for the reverse KL, "
@@ -269,10 +297,16 @@ class PonderNetLoss:
         if log_halting_probs is None:
             log_halting_probs = torch.log(halting_probs.clamp_min(_TINY))
         ensure_tensor("log_halting_probs", log_halting_probs)
+        ensure_same_shape(halting_probs=halting_probs, log_halting_probs=log_halting_probs)
         rec = (halting_probs * step_losses).sum(dim=1).mean()  # L_Rec, as reconstruction_loss
         kl = _kl(halting_probs, log_halting_probs, prior, self.direction)
         total = rec + self.beta * kl
-        if not bool(torch.isfinite(total)):  # a NaN anywhere in the inputs makes the total NaN: one check
+        fine = torch.isfinite(total)  # a NaN anywhere in the inputs makes the total NaN
+        if steps is not None:
+            fine = fine & ((steps >= 1) & (steps <= n_run)).all()  # an N_i out of range: a wrong prior
+        if not bool(fine):  # one synchronisation for both
+            if steps is not None:
+                check_steps(steps, n_run)
             _explain_non_finite(halting_probs=halting_probs, log_halting_probs=log_halting_probs, step_losses=step_losses)
         return total, rec, kl
 
@@ -308,15 +342,24 @@ def pondernet_loss(
     return loss(step_losses, halting_probs, log_halting_probs)
 
 
-def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor, check: bool = True) -> torch.Tensor:
     """Binary cross-entropy of every step's prediction: ``L(y, y_n)``, shape ``(B, N)``.
 
     Args:
-        step_logits: logits ``y_n``, shape ``(B, N)``.
+        step_logits: logits ``y_n``, shape ``(B, N)``, finite.
         targets: 0/1 targets, shape ``(B,)``.
+        check: check the arguments: tensors (``TypeError``), the shapes, finite logits and targets of 0
+            or 1 (``ValueError`` naming them: a target of 2 gave a loss without a word). A training loss
+            whose batches the library drew passes False (the value checks synchronise a GPU).
     """
     ensure_tensor("step_logits", step_logits)
     ensure_tensor("targets", targets)
+    if check:
+        check_rank("step_logits", step_logits, 2, "(batch, max_ponder_steps)")
+        ensure_same_shape(**{"step_logits' batch": step_logits[:, 0], "targets": targets})  # (B,)
+        ensure_finite("step_logits", step_logits)
+        if not bool(((targets == 0) | (targets == 1)).all()):
+            raise ValueError(f"targets must be 0 or 1, found {targets[(targets != 0) & (targets != 1)][0].item()}")
     return F.binary_cross_entropy_with_logits(
         step_logits, targets.to(step_logits.dtype).unsqueeze(1).expand_as(step_logits), reduction="none"
     )

@@ -45,7 +45,19 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from ponderlib.core.validation import check_choice, check_fraction, check_int, check_sizes, ensure_tensor, ensure_type
+from ponderlib.core.validation import (
+    MAX_LENGTH,
+    check_choice,
+    check_counts,
+    check_fraction,
+    check_int,
+    check_sizes,
+    ensure_finite,
+    ensure_generator,
+    ensure_model_input,
+    ensure_tensor,
+    ensure_type,
+)
 from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax, zero_padding
 
 Teacher = Callable[[torch.Tensor], torch.Tensor]
@@ -231,6 +243,7 @@ class PointerNetwork(nn.Module):
         rank_ok = inputs.dim() == 2 and self.input_size == 1 or inputs.dim() == 3 and inputs.shape[2] == self.input_size
         if not rank_ok or inputs.shape[0] == 0 or inputs.shape[1] == 0:
             raise ValueError(f"inputs must have shape {shape} with B, N >= 1, got {tuple(inputs.shape)}")
+        check_counts(MAX_LENGTH, **{"inputs' width N": inputs.shape[1]})
         if self.decoder != "pointer" and inputs.shape[1] > self.max_positions:
             raise ValueError(
                 f"the {self.decoder} decoder emits positions from a fixed vocabulary of max_positions="
@@ -240,6 +253,9 @@ class PointerNetwork(nn.Module):
             raise ValueError(f"lengths must be integers of shape ({inputs.shape[0]},), got {lengths.dtype} {tuple(lengths.shape)}")
         if bool((lengths < 1).any()) or bool((lengths > inputs.shape[1]).any()):
             raise ValueError(f"lengths must be in [1, {inputs.shape[1]}], got {lengths.tolist()}")
+        ensure_model_input("inputs", inputs, self)
+        real = torch.arange(inputs.shape[1], device=inputs.device) < lengths.unsqueeze(1)  # (B, N)
+        ensure_finite("inputs at real positions (j < lengths)", inputs[real])  # padding is never read
 
     def vocabulary_log_probs(self, logits: torch.Tensor, available: torch.Tensor) -> torch.Tensor:
         """A seq2seq decoder's ``log softmax`` over its fixed vocabulary, cut to the batch's positions.
@@ -319,6 +335,7 @@ class PointerNetwork(nn.Module):
         """
         if check:
             check_fraction("teacher_forcing", teacher_forcing)
+            ensure_generator("generator", generator)
         encoded = self.encode(inputs, lengths, check)
         B, width = encoded.mask.shape  # width N' = N (+ 1 with the end pointer)
         end = width - 1 if self.end_pointer else -1  # the end's index (none: -1, never chosen)

@@ -32,6 +32,7 @@ from ponderlib.core.validation import (
     check_lambda_p,
     check_non_negative,
     check_sizes,
+    ensure_generator,
     ensure_in_range,
     ensure_model_input,
     ensure_tensor,
@@ -205,6 +206,7 @@ class PonderNet(nn.Module):
                 pondering halts; Banino et al. (sec. 2.3) let it be any constant at evaluation, or none.
         """
         check_choice("halting_rule", halting_rule, HALTING_RULES)
+        ensure_generator("generator", generator)
         if max_ponder_steps is not None:  # the model's own cap was checked when it was built
             check_counts(MAX_LENGTH, max_ponder_steps=max_ponder_steps)
         cap = self.max_ponder_steps if max_ponder_steps is None else max_ponder_steps

@@ -50,6 +50,7 @@ from ponderlib.core.validation import (
     check_int,
     check_rank,
     check_sizes,
+    ensure_generator,
     ensure_model_input,
     ensure_same_device,
     ensure_tensor,
@@ -196,7 +197,10 @@ class UniversalTransformer(nn.Module):
             generator: for ``"sample"``.
         """
         check_rank("x", x, 3, "(batch, length, d_model)")
+        if x.shape[1] > MAX_LENGTH:  # the attention weights are (B, T, T) at every ponder step
+            raise ValueError(f"x's length must be at most {MAX_LENGTH} positions, got shape {tuple(x.shape)}")
         ensure_model_input("x", x, self, self.d_model, "d_model")
+        ensure_generator("generator", generator)
         if padding_mask is None:
             padding_mask = torch.zeros(x.shape[:2], dtype=torch.bool, device=x.device)
         ensure_tensor("padding_mask", padding_mask, f" of shape {tuple(x.shape[:2])}")

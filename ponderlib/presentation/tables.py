@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 
 from IPython.display import Markdown
 
+from ponderlib.core.validation import check_groups
+
 
 def _cell(value: object) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
@@ -111,11 +113,7 @@ def finite(values: Sequence[float], name: str = "values") -> list[float]:
 def require_groups(name: str, groups: Mapping) -> None:
     """Refuse an empty ``groups`` (label -> runs) or a label with no runs, naming the argument ``name``:
     a table of nothing would hide a missing evidence set."""
-    if not groups:
-        raise ValueError(f"{name} must hold at least one entry, got none")
-    for label, runs in groups.items():
-        if len(runs) == 0:
-            raise ValueError(f"{name}[{label!r}] must hold at least one run, got none")
+    check_groups(name, groups)
 
 
 def evidence_table(sets: Sequence) -> str:

@@ -30,6 +30,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy
+
 from ponderlib.core.engine import short
 from ponderlib.core.validation import check_int
 from ponderlib.sweep.presets import PRESETS, Preset
@@ -71,6 +73,21 @@ class Rate:
 
     def __str__(self) -> str:
         return f"{self.holds} of {self.runs} seeds"
+
+
+def ensure_claim(claim: object) -> None:
+    """``TypeError`` unless ``claim`` is callable (a claim is a function of a run's summary, or of a seed's row)."""
+    if not callable(claim):
+        raise TypeError(f"claim must be a function of a run's summary returning a bool, got {type(claim).__name__}")
+
+
+def held(claim: Callable[[Any], Any], run: Any) -> bool:
+    """``claim(run)``, which must be a bool (numpy's too): ``TypeError`` naming what it returned otherwise,
+    where ``bool()`` would have counted any non-empty string, non-zero number or object as holding."""
+    verdict = claim(run)
+    if not isinstance(verdict, (bool, numpy.bool_)):
+        raise TypeError(f"claim must return a bool (True where it holds), returned {short(repr(verdict))} ({type(verdict).__name__})")
+    return bool(verdict)
 
 
 def metric(summary: Mapping[str, Any], name: str) -> Any:
@@ -194,9 +211,11 @@ class Evidence:
         return [metric(summary, name) for summary in self.runs(**point)]
 
     def rate(self, claim: Callable[[dict], bool], **point: Any) -> Rate:
-        """In how many runs at ``point`` ``claim(summary)`` is true."""
+        """In how many runs at ``point`` ``claim(summary)`` is true: ``claim`` must return a bool
+        (``TypeError`` otherwise: a string or a number would count as holding)."""
+        ensure_claim(claim)
         runs = self.runs(**point)
-        return Rate(sum(bool(claim(summary)) for summary in runs), len(runs))
+        return Rate(sum(held(claim, summary) for summary in runs), len(runs))
 
     def by_seed(self) -> dict[int, dict[Any, dict]]:
         """Seed -> {grid point -> summary}; a point is its value when the grid has one field, else the
@@ -211,8 +230,9 @@ class Evidence:
     def rate_by_seed(self, claim: Callable[[dict[Any, dict]], bool]) -> Rate:
         """In how many seeds ``claim(points)`` is true, ``points`` being that seed's :meth:`by_seed` row;
         seeds missing a grid point are left out."""
+        ensure_claim(claim)
         rows = [row for row in self.by_seed().values() if len(row) == math.prod(map(len, self.preset.grid.values()))]
-        return Rate(sum(bool(claim(row)) for row in rows), len(rows))
+        return Rate(sum(held(claim, row) for row in rows), len(rows))
 
     def cost(self) -> dict[str, Any]:
         """What the evidence cost and where it ran: ``runs``, ``updates`` (per run, the largest),

@@ -34,6 +34,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ponderlib.core.engine import short
+from ponderlib.core.seeds import SEED_MAX
+
 try:
     import fcntl
 except ImportError:  # not POSIX: no lock (one sweep per results file is then up to the user)
@@ -131,14 +134,54 @@ def parse_results(path: Path, data: bytes) -> tuple[list[dict], int, bool]:
     *lines, tail = data.split(b"\n")
     records = [_parse_record(path, number, line) for number, line in enumerate(lines, start=1) if line.strip()]
     if not tail.strip():
-        return records, len(data), False
+        return _one_sweep(path, records), len(data), False
     try:
         json.loads(tail)
     except (ValueError, RecursionError):
         if tail.startswith(RECORD_START) or RECORD_START.startswith(tail):
-            return records, len(data) - len(tail), False  # a record cut short
+            return _one_sweep(path, records), len(data) - len(tail), False  # a record cut short
     records.append(_parse_record(path, len(lines) + 1, tail))
-    return records, len(data), True
+    return _one_sweep(path, records), len(data), True
+
+
+def _one_sweep(path: Path, records: list[dict]) -> list[dict]:
+    """``records``, unless they are not one sweep's: ``ValueError`` naming ``path`` for records of two
+    tasks, or a run recorded twice (a sweep skips the runs its file holds, so it never writes one twice);
+    the summary's mean would otherwise mix tasks or count a seed twice, and a sweep append to it."""
+    tasks = list(dict.fromkeys(record["task"] for record in records))
+    if len(tasks) > 1:
+        raise ValueError(
+            f"results file {str(path)!r} holds runs of the tasks {short(repr(tasks))}: a results file holds one "
+            "sweep's runs, of one task; give another results file"
+        )
+    seen: set[str] = set()
+    for number, record in enumerate(records, start=1):
+        key = run_key(record["task"], record["config"])
+        if key in seen:
+            raise ValueError(
+                f"results file {str(path)!r}, record {number}: the run of seed {record['seed']} at "
+                f"{short(repr(record['point']))} is there twice; remove one, or give another results file"
+            )
+        seen.add(key)
+    return records
+
+
+def check_record(record: object, where: str) -> None:
+    """``TypeError`` naming ``where`` unless ``record`` is a sweep record: a mapping with ``task`` (a str),
+    ``point`` (a mapping), ``seed`` (an integer in ``[0, SEED_MAX]``, the config's own), ``config`` and
+    ``summary`` (mappings)."""
+    if not (
+        isinstance(record, dict)
+        and all(
+            isinstance(record.get(key), kind) and not isinstance(record.get(key), bool) for key, kind in RECORD_TYPES.items()
+        )
+        and 0 <= record["seed"] <= SEED_MAX
+        and record["config"].get("seed", record["seed"]) == record["seed"]
+    ):
+        raise TypeError(
+            f"{where}: not a sweep record (a JSON object with task, a string; point, a mapping; seed, an integer "
+            f"in [0, {SEED_MAX}], the config's; config and summary, mappings)"
+        )
 
 
 def _parse_record(path: Path, number: int, line: bytes) -> dict:
@@ -146,17 +189,10 @@ def _parse_record(path: Path, number: int, line: bytes) -> dict:
         record = json.loads(line)
     except (ValueError, RecursionError):
         record = None
-    if not (
-        isinstance(record, dict)
-        and all(
-            isinstance(record.get(key), kind) and not isinstance(record.get(key), bool) for key, kind in RECORD_TYPES.items()
-        )
-    ):
-        raise ValueError(
-            f"results file {str(path)!r}, line {number}: not a sweep record (a JSON object with task, a "
-            "string; point, a mapping; seed, an integer; config and summary, mappings); fix or remove that "
-            "line, or give another results file"
-        )
+    try:
+        check_record(record, f"results file {str(path)!r}, line {number}")
+    except TypeError as exc:
+        raise ValueError(f"{exc}; fix or remove that line, or give another results file") from None
     return record
 
 

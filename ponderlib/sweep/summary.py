@@ -12,7 +12,7 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ponderlib.sweep.results import run_key
+from ponderlib.sweep.results import check_record, run_key
 
 RUN_FIELDS = ("reached_target", "seconds_to_target", "seconds", "updates")
 """Summary entries every task has (how the run went, not what the task measured): listed last."""
@@ -21,10 +21,12 @@ NOT_METRICS = {"seed", "torch_threads", "interrupted"}
 """Numeric summary entries that describe a run rather than measure it (config fields are excluded too)."""
 
 
-def run_metrics(summary: Mapping[str, Any]) -> dict[str, float]:
+def run_metrics(summary: Mapping[str, Any], keep_unmeasured: bool = False) -> dict[str, float]:
     """The numbers one run measured, from its summary: every number (bools as 0 or 1, so their mean
     over seeds is a fraction) except the config's fields, the seed and the thread count; a nested
-    mapping (``exact_match_by_length``) as ``name.key``; None (not measured) left out."""
+    mapping (``exact_match_by_length``) as ``name.key``; None left out, and NaN or an infinity (not
+    measured, as a correlation where every sample ran alike) left out too, or, with ``keep_unmeasured``,
+    kept as NaN, so that a metric no seed measured is still listed."""
     skip = NOT_METRICS | set(summary.get("config", {})) | {"config"}
     metrics: dict[str, float] = {}
 
@@ -32,20 +34,25 @@ def run_metrics(summary: Mapping[str, Any]) -> dict[str, float]:
         for name, value in mapping.items():
             if isinstance(value, Mapping):
                 collect(f"{prefix}{name}.", value)
-            elif isinstance(value, (bool, int, float)) and not (isinstance(value, float) and math.isnan(value)):
-                metrics[f"{prefix}{name}"] = float(value)
+            elif isinstance(value, (bool, int, float)) and (keep_unmeasured or math.isfinite(value)):
+                metrics[f"{prefix}{name}"] = float(value) if math.isfinite(value) else math.nan
 
     collect("", {name: value for name, value in summary.items() if name not in skip})
     return metrics
 
 
 def _spread(values: list[float]) -> dict[str, float | int | None]:
+    """``n``, mean, sample standard deviation, min and max of the finite ``values``; None where there are
+    too few (no seed measured the metric: every statistic None)."""
+    measured = [value for value in values if math.isfinite(value)]
+    if not measured:
+        return {"n": 0, "mean": None, "std": None, "min": None, "max": None}
     return {
-        "n": len(values),
-        "mean": statistics.fmean(values),
-        "std": statistics.stdev(values) if len(values) > 1 else None,
-        "min": min(values),
-        "max": max(values),
+        "n": len(measured),
+        "mean": math.fsum(value / len(measured) for value in measured),  # no overflow near float's largest
+        "std": statistics.stdev(measured) if len(measured) > 1 else None,
+        "min": min(measured),
+        "max": max(measured),
     }
 
 
@@ -53,18 +60,20 @@ def summarize(records: Iterable[Mapping]) -> list[dict]:
     """Mean and spread over seeds per grid point, for every metric the runs measured (:func:`run_metrics`).
 
     Runs are grouped by task and whole config but the seed, so sweeps with different fixed fields
-    appended to one file stay apart; a run listed twice counts once.
+    stay apart; a run listed twice counts once. ``TypeError`` naming the first record that is not a
+    sweep record (:func:`~ponderlib.sweep.results.check_record`).
 
     Returns:
         one row per group, in the order first seen: ``{"task", "point", "config", "seeds",
         "metrics": {name: {"n", "mean", "std", "min", "max"}}}``, where ``config`` is the config
         without the seed, ``std`` the sample standard deviation over seeds (None for one seed) and
         ``n`` the number of seeds that measured the metric (``seconds_to_target`` exists only where
-        the target was reached).
+        the target was reached; a metric NaN in every seed has ``n`` 0 and the rest None).
     """
     groups: dict[str, dict] = {}
     seen: set[str] = set()
-    for record in records:
+    for index, record in enumerate(records):
+        check_record(record, f"records[{index}]")
         config = record["config"]
         key = run_key(record["task"], config)
         if key in seen:
@@ -76,7 +85,7 @@ def summarize(records: Iterable[Mapping]) -> list[dict]:
             {"task": record["task"], "point": record["point"], "config": setting, "seeds": [], "values": {}},
         )
         group["seeds"].append(record["seed"])
-        for name, value in run_metrics(record["summary"]).items():
+        for name, value in run_metrics(record["summary"], keep_unmeasured=True).items():
             group["values"].setdefault(name, []).append(value)
     return [
         {**{k: v for k, v in group.items() if k != "values"}, "metrics": {n: _spread(v) for n, v in group["values"].items()}}
@@ -91,6 +100,8 @@ def format_summary(rows: Sequence[Mapping], nested: bool = False) -> str:
     Metrics inside a mapping (``accuracy_by_difficulty.7``: one per difficulty or length) get a table
     each only with ``nested=True``; otherwise a last line counts them.
     """
+    if not isinstance(rows, Sequence) or isinstance(rows, str) or not all(isinstance(row, Mapping) for row in rows):
+        raise TypeError(f"rows must be summarize()'s list of rows (mappings), got {type(rows).__name__}")
     if not rows:
         return "no runs"
     columns = ["task"] if len({row["task"] for row in rows}) > 1 else []

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import torch
 
 from ponderlib.core.device import get_device
-from ponderlib.core.validation import MAX_BATCH, MAX_LENGTH, check_choice, check_counts, check_int
+from ponderlib.core.validation import MAX_BATCH, MAX_LENGTH, check_choice, check_counts, check_int, ensure_generator
 
 LABELS = ("ones", "nonzero")
 """What a parity vector's target counts: its +1 entries (the papers'), or all its non-zero entries."""
@@ -75,14 +75,25 @@ class ParityVectors:
         check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)
         check_choice("label", self.label, LABELS)
 
-    def draw(self, batch_size: int, generator: torch.Generator | None = None, device: torch.device | str | None = None) -> ParityBatch:
-        """``batch_size`` problems in one batched call (no checks: ``batch_size >= 1`` is the caller's).
+    def draw(
+        self,
+        batch_size: int,
+        generator: torch.Generator | None = None,
+        device: torch.device | str | None = None,
+        check: bool = True,
+    ) -> ParityBatch:
+        """``batch_size`` problems in one batched call.
 
         Without ``seq_len``: ``inputs (B, n_elems)``, ``targets (B,)``, ``difficulty (B,)``; with it,
         each gains a time axis: ``(B, T, n_elems)``, ``(B, T)``, ``(B, T)``. ``generator`` (a
         ``torch.Generator`` on the target device, see :func:`ponderlib.core.seeds.stream_generator`)
-        makes it reproducible; the tensors live on its device, else on ``device``.
+        makes it reproducible; the tensors live on its device, else on ``device``. ``check``: check
+        ``batch_size`` (an integer in ``[1, MAX_BATCH]``) and ``generator``, naming them; a training loop
+        whose config was validated passes False.
         """
+        if check:
+            check_counts(MAX_BATCH, batch_size=batch_size)
+            ensure_generator("generator", generator)
         if self.seq_len is None:
             return self._draw_vectors(batch_size, generator, device)
         flat = self._draw_vectors(batch_size * self.seq_len, generator, device)
@@ -123,5 +134,4 @@ def parity_batch(
     The arguments after ``batch_size`` are those of :class:`ParityVectors` (whose :meth:`~ParityVectors.draw`
     a training loop calls instead, checked once) and of its ``draw``.
     """
-    check_counts(MAX_BATCH, batch_size=batch_size)
     return ParityVectors(n_elems, min_nonzero, max_nonzero, seq_len, label).draw(batch_size, generator, device)
