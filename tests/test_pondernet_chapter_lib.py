@@ -400,3 +400,31 @@ def test_thinking_time_by_setting_draws_every_seed_and_the_mean():
     plt.close(figure)
     with pytest.raises(ValueError, match="at least one run"):
         plots.plot_thinking_time_by_setting({"book": []}, prior_mean=7.23)
+
+
+def test_the_tail_ratio_and_its_table_and_figure_by_hand():
+    from ponderlib.experiments.parity import HaltingSummary
+    from ponderlib.experiments.pondernet import prior_mean
+    from ponderlib.presentation.pondernet import tail_table
+
+    def summary(probs):
+        return HaltingSummary(accuracy=1.0, mean_ponder_steps=5.0, halting_probs=torch.tensor(probs, dtype=torch.float64))
+
+    # Rising to step 2, then halving at every step; the cap (step 6) holds the rest and is left out.
+    halving = summary([0.1, 0.4, 0.2, 0.1, 0.05, 0.15])
+    assert halving.mode == 2 and halving.tail_ratio == pytest.approx(0.5)
+    assert summary([0.2, 0.5, 0.2, 0.1]).tail_ratio is None  # two steps after the mode: too few to fit
+    assert summary([0.1, 0.5, 0.3, 0.0999, 0.0005, 0.0004, 0.0002]).tail_ratio is None  # below the floor
+    lines = tail_table({0.5: [halving, halving]}, max_ponder_steps=6).splitlines()
+    from_mode = 1 + prior_mean(0.5, 5)
+    assert lines[2] == (f"| 0.5 | 0.50 | 0.500 (0.500 to 0.500) | 2 of 2 | 2.0 (2.0 to 2.0) | "
+                        f"{halving.expected_ponder_steps:.2f} ({halving.expected_ponder_steps:.2f} to "
+                        f"{halving.expected_ponder_steps:.2f}) | {prior_mean(0.5, 6):.2f} | "
+                        f"{from_mode:.2f} ({from_mode:.2f} to {from_mode:.2f}) |")
+    figure = plots.plot_halting_tails({0.5: [halving]})
+    ax = figure.axes[0]
+    assert ax.get_yscale() == "log" and list(ax.lines[0].get_ydata()) == pytest.approx([0.1, 0.4, 0.2, 0.1, 0.05, 0.15])
+    assert list(ax.lines[1].get_ydata()) == pytest.approx([0.4, 0.2, 0.1, 0.05])  # the prior's decay from step 2
+    plt.close(figure)
+    with pytest.raises(ValueError, match="at least one run"):
+        plots.plot_halting_tails({0.5: []})

@@ -30,6 +30,11 @@ def distribution_mean(halting_probs: torch.Tensor) -> float:
     return expected_ponder_steps(halting_probs.unsqueeze(0)).item()
 
 
+TAIL_FLOOR = 0.001
+"""The smallest ``p_n`` :attr:`HaltingSummary.tail_ratio` fits: records keep four decimals, so a smaller one
+is off by more than 5 %."""
+
+
 @dataclass(frozen=True, eq=False)
 class HaltingSummary:
     """What a parity run's summary says about its accuracy and its halting: the same numbers for a run
@@ -84,6 +89,27 @@ class HaltingSummary:
     def mass_on_cap(self) -> float:
         """``p_N``, the halting probability on the last step ``N = max_ponder_steps``."""
         return self.halting_probs[-1].item()
+
+    @property
+    def mode(self) -> int:
+        """The most likely ponder step (1-based; the first, on a tie)."""
+        return int(self.halting_probs.argmax()) + 1
+
+    @property
+    def tail_ratio(self) -> float | None:
+        """The geometric ratio ``p_{n+1} / p_n`` of the distribution's tail: ``exp`` of the least-squares
+        slope of ``log p_n`` over the steps after the :attr:`mode` and before the cap (which holds the
+        truncation's mass) with ``p_n >= TAIL_FLOOR``. None with fewer than three such steps.
+
+        Where the steps' losses tie, PonderNet's loss is least with ``p_n`` in the prior's proportions
+        (:func:`~ponderlib.mechanisms.losses.kl_optimal_halting`): a tail ratio of ``1 - lambda_p``."""
+        steps = [n for n in range(self.mode + 1, len(self.halting_probs)) if self.halting_probs[n - 1] >= TAIL_FLOOR]
+        if len(steps) < 3:
+            return None
+        x = torch.tensor(steps, dtype=torch.float64)
+        y = torch.log(self.halting_probs[[n - 1 for n in steps]].double())
+        slope = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
+        return float(torch.exp(slope))
 
     def mass_on(self, first: int, last: int | None = None) -> float:
         """The halting probability on ponder steps ``first..last`` (1-based, both included; ``last``

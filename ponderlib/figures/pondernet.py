@@ -371,3 +371,37 @@ def plot_thinking_time_by_setting(
     style.legend_below(fig, axes[0], ncol=2)
     fig.suptitle(title or "Thinking time, one setting changed at a time")
     return fig
+
+
+@style.book_figure
+def plot_halting_tails(runs: Mapping[float, Sequence[object]], title: str = "") -> Figure:
+    """Learned halting distributions on a log scale, one line per ``lambda_p`` (the mean ``p_n`` over seeds),
+    each with the prior's decay ``(1 - lambda_p)^(n - m)`` drawn dashed from its most likely step ``m``: where
+    the steps' losses tie, the loss is least with ``p_n`` in the prior's proportions, and the two run
+    parallel.
+
+    Args:
+        runs: ``lambda_p`` -> its runs, one per seed, each a
+            :class:`~ponderlib.experiments.parity.HaltingSummary` of one length; at least one.
+    """
+    from ponderlib.experiments.parity import TAIL_FLOOR
+
+    if not runs or not all(runs.values()):
+        raise ValueError("runs must hold at least one lambda_p, each with at least one run")
+    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 4.0))
+    shades = style.seed_colors("pondernet", len(runs))
+    for shade, (value, seeds) in zip(shades, runs.items()):
+        mean = torch.stack([h.halting_probs for h in seeds]).mean(dim=0)  # (N,)
+        steps = [n for n in range(1, len(mean) + 1) if mean[n - 1] >= TAIL_FLOOR]
+        ax.plot(steps, [float(mean[n - 1]) for n in steps], "o-", color=shade, ms=3, lw=1.4,
+                label=f"$\\lambda_p = {value:g}$ ({_seeds_label(len(seeds))})")
+        mode = int(mean.argmax()) + 1
+        tail = [n for n in range(mode, len(mean)) if float(mean[mode - 1]) * (1 - value) ** (n - mode) >= TAIL_FLOOR]
+        ax.plot(tail, [float(mean[mode - 1]) * (1 - value) ** (n - mode) for n in tail], "--", color=shade, lw=1)
+    ax.plot([], [], "--", color="#555555", lw=1, label="the prior's decay from the most likely step")
+    ax.set_yscale("log")
+    ax.set_ylabel("halting probability $p_n$ (log scale)")
+    _steps_axis(ax, len(next(iter(runs.values()))[0].halting_probs))
+    style.legend_below(fig, ax, ncol=2)
+    ax.set_title(title or "The learned tail falls at the prior's rate")
+    return fig

@@ -81,6 +81,33 @@ def lambda_table(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_step
     return markdown_table(header, rows, align="r" * len(header))
 
 
+def tail_table(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps: int) -> str:
+    """PonderNet's halting distribution against the KL's optimum for step losses that tie after some step:
+    by ``lambda_p``, the ratio of the learned tail (:attr:`HaltingSummary.tail_ratio`) beside the prior's
+    ``1 - lambda_p``, the most likely step, and the learned ``E[n]`` beside the prior's mean and the mean of
+    the prior cut to the steps from the mode on (``mode - 1 + prior_mean(lambda_p, N - mode + 1)``: the
+    normalised prior is geometric on any run of steps). Means over seeds with their range; seeds whose
+    tail is too short to fit are counted.
+
+    Args:
+        runs: ``lambda_p`` -> its runs, one per seed (normalised prior cut at ``max_ponder_steps``).
+    """
+    require_groups("runs", runs)
+    rows = []
+    for value, seeds in runs.items():
+        ratios = [h.tail_ratio for h in seeds if h.tail_ratio is not None]
+        from_mode = [h.mode - 1 + prior_mean(value, max_ponder_steps - h.mode + 1) for h in seeds]
+        rows.append([
+            f"{value:g}", f"{1 - value:.2f}",
+            mean_range(ratios, 3) if ratios else "(too short)", f"{len(ratios)} of {len(seeds)}",
+            mean_range([h.mode for h in seeds], 1), mean_range([h.expected_ponder_steps for h in seeds]),
+            f"{prior_mean(value, max_ponder_steps):.2f}", mean_range(from_mode),
+        ])
+    header = ["$\\lambda_p$", "prior's ratio $1 - \\lambda_p$", "learned tail ratio", "seeds fitted", "most likely step",
+              "learned $\\mathbb E_p[n]$", "prior's mean", "prior's mean from the mode on"]
+    return markdown_table(header, rows, align="r" * len(header))
+
+
 def extrapolation_table(groups: Mapping[str, Sequence[object]]) -> str:
     """Every run of an extrapolation evidence set, a row per seed and a mean row per group: accuracy on the
     trained range and beyond it after training, the best accuracy beyond it at any evaluation during
