@@ -1,5 +1,5 @@
-"""The library's layering, read off its folders: imports run only downwards (STYLE.md, "How the library
-is laid out").
+"""The library's layering, read off its folders: imports run only downwards (the README, "The
+library").
 
     core  <  mechanisms  <  tasks  <  sweep, experiments  <  figures  <  cli
 
