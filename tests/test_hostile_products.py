@@ -532,7 +532,7 @@ def _live_cases(good):
         "no-config": ("point", [{k: v for k, v in good.items() if k != "config"}], ValueError, "config"),
         "config-none": ("point", [{**good, "config": None}], ValueError, "config"),
         "row-empty": ("row", [{}], ValueError, "live"),
-        "row-of-empty": ("row", [{"a": {}}], ValueError, "seed"),
+        "row-of-empty": ("row", [{"a": {}}], ValueError, "config"),
     }
 
 
