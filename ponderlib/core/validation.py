@@ -267,7 +267,6 @@ def ensure_model_input(
     has inconsistent input_size") name neither the argument nor the fix. ``TypeError`` unless it is a tensor.
     No synchronisation: only metadata is read, so a model may check every call."""
     ensure_tensor(name, tensor)
-    ensure_not_meta(name, tensor)
     parameter = next(model.parameters(), None)
     if parameter is not None and tensor.dtype != parameter.dtype:
         raise ValueError(
@@ -275,6 +274,7 @@ def ensure_model_input(
         )
     if parameter is not None and tensor.device != parameter.device:
         raise ValueError(f"{name} is on {tensor.device} but the model on {parameter.device}: move one of them with .to()")
+    ensure_not_meta(name, tensor)  # a model moved to meta too: nothing to compute with
     if features is not None and tensor.shape[-1] != features:
         size = f"{size_name} = {features}" if size_name else str(features)
         raise ValueError(f"{name} must have {size} features in its last dimension, got shape {tuple(tensor.shape)}")
