@@ -348,7 +348,7 @@ def plot_thinking_time_by_setting(
         ValueError: naming ``prior_mean``, ``paper``, or a run's ``expected_ponder_steps`` or
             ``mean_ponder_steps`` that is not a finite number >= 0; checked before anything is drawn.
     """
-    check_groups("groups", groups, "HaltingSummary")
+    check_groups("groups", groups)
     for label, runs in groups.items():
         for index, run in enumerate(runs):
             for attribute in ("expected_ponder_steps", "mean_ponder_steps"):

@@ -192,7 +192,8 @@ class ParityConfig(TrainConfig):
     checkpoint: str = option(
         "final",
         "the network scored after training: final, best (the evaluation with the highest held-out accuracy), or "
-        "best-beyond (the highest accuracy beyond the trained range, on the held-out vectors drawn there)",
+        "best-beyond (the highest accuracy beyond the trained range, on the held-out vectors drawn there); "
+        "final_accuracy and mean_ponder_steps stay the last evaluation's, the numbers by difficulty are the kept network's",
         choices=tuple(CHECKPOINTS),
     )
     min_nonzero: int = option(1, "fewest non-zero entries in a training vector")
@@ -411,7 +412,7 @@ def _check_difficulties(difficulties: object, n_elems: int) -> list[int]:
     if not 1 <= len(difficulties) <= n_elems:
         raise ValueError(f"difficulties must hold 1 to n_elems = {n_elems} difficulties, got {len(difficulties):,}")
     for difficulty in difficulties:
-        check_int("difficulties' entries", difficulty, minimum=1, maximum=n_elems)
+        check_int("each difficulty in difficulties", difficulty, minimum=1, maximum=n_elems)
     if len(set(difficulties)) != len(difficulties):
         raise ValueError(f"difficulties must not repeat a difficulty, got {list(difficulties)}")
     return list(difficulties)
@@ -555,7 +556,14 @@ def parity_objective(config: ParityConfig):
 @dataclass
 class ParityResult(PonderingResult):
     """A trained parity model with its history, its last held-out numbers and, measured after
-    training, its accuracy and ponder steps at every difficulty ``1..n_elems``."""
+    training, its accuracy and ponder steps at every difficulty ``1..n_elems``.
+
+    With ``checkpoint`` ``"best"`` or ``"best-beyond"``, the summary describes two networks, by design:
+    ``final_accuracy`` and ``mean_ponder_steps`` are the last evaluation's during training (the final
+    network's, as the learning curve ends), while everything measured after training (by difficulty,
+    interpolation and extrapolation accuracy, the step profile) is the restored network's, from the
+    evaluation ``checkpoint_update`` names (None: no evaluation gave the metric a number, and the final
+    network stayed)."""
 
     task = "parity"
 
