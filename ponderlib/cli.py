@@ -76,6 +76,25 @@ class _OneLineErrorParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {short(' '.join(message.split()), MESSAGE_MAX)}\n")
 
 
+def _once(action: type[argparse.Action]) -> type[argparse.Action]:
+    """``action``, refusing its option given a second time (``--n-elems 4 --n-elems 5``, or ``--flag`` with
+    ``--no-flag``) where argparse would let the last one win, as ``sweep`` refuses a field given twice."""
+
+    class Once(action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = namespace.__dict__.setdefault("_options_given", {})
+            if self.dest in given:
+                parser.error(f"{option_string} is given twice ({given[self.dest]} too): give it once")
+            given[self.dest] = option_string
+            super().__call__(parser, namespace, values, option_string)
+
+    return Once
+
+
+STORE_ONCE = _once(argparse._StoreAction)
+FLAG_ONCE = _once(argparse.BooleanOptionalAction)
+
+
 def _field_type(config_class: type, field: dataclasses.Field) -> tuple[type, bool]:
     """The scalar type of a config field and whether it may be None (``int | None``)."""
     hint = typing.get_type_hints(config_class)[field.name]
@@ -110,11 +129,13 @@ def add_config_arguments(parser: argparse.ArgumentParser, config_class: type, sk
         kind, optional = _field_type(config_class, field)
         help_text = f"{field.metadata.get('help', '')} (default: {field.default})"
         if kind is bool:
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=field.default, help=help_text)
+            parser.add_argument(flag, action=FLAG_ONCE, default=field.default, help=help_text)
         elif "choices" in field.metadata:
-            parser.add_argument(flag, choices=field.metadata["choices"], default=field.default, help=help_text)
+            parser.add_argument(flag, action=STORE_ONCE, choices=field.metadata["choices"], default=field.default, help=help_text)
         else:
-            parser.add_argument(flag, type=_parse_as(kind, optional, flag), default=field.default, help=help_text)
+            parser.add_argument(
+                flag, action=STORE_ONCE, type=_parse_as(kind, optional, flag), default=field.default, help=help_text
+            )
 
 
 def config_from_arguments(config_class: type, args: argparse.Namespace, **extra):
@@ -285,18 +306,18 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a config field and its values; repeat for more fields: every combination is trained")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                         help="a config field every run shares (the config's default otherwise); repeat for more")
-    parser.add_argument("--seeds", metavar="SEEDS", help="seeds each grid point is trained with: 0,1,2 or 0-9")
-    parser.add_argument("--spec", metavar="FILE", help="a YAML or JSON spec with task, grid, seeds and, optionally, fixed")
-    parser.add_argument("--preset", choices=list(PRESETS), metavar="NAME", help="a paper's sweep, listed below")
-    parser.add_argument("--results", metavar="FILE", help="JSON-lines file finished runs are appended to; runs in it are skipped")
-    parser.add_argument("--executor", choices=EXECUTORS, default="inprocess",
+    parser.add_argument("--seeds", action=STORE_ONCE, metavar="SEEDS", help="seeds each grid point is trained with: 0,1,2 or 0-9")
+    parser.add_argument("--spec", action=STORE_ONCE, metavar="FILE", help="a YAML or JSON spec with task, grid, seeds and, optionally, fixed")
+    parser.add_argument("--preset", action=STORE_ONCE, choices=list(PRESETS), metavar="NAME", help="a paper's sweep, listed below")
+    parser.add_argument("--results", action=STORE_ONCE, metavar="FILE", help="JSON-lines file finished runs are appended to; runs in it are skipped")
+    parser.add_argument("--executor", action=STORE_ONCE, choices=EXECUTORS, default="inprocess",
                         help="inprocess (default), pool (local processes) or ray (pip install 'ponderlib[ray]')")
-    parser.add_argument("--workers", type=_parse_as(int, False, "--workers"),
+    parser.add_argument("--workers", action=STORE_ONCE, type=_parse_as(int, False, "--workers"),
                         help="pool: worker processes (default: one per core); ray: CPUs of the local cluster it starts")
-    parser.add_argument("--address", help="ray: an existing cluster, auto or HOST:PORT (default: start a local one)")
-    parser.add_argument("--num-gpus", type=_parse_as(float, False, "--num-gpus"),
+    parser.add_argument("--address", action=STORE_ONCE, help="ray: an existing cluster, auto or HOST:PORT (default: start a local one)")
+    parser.add_argument("--num-gpus", action=STORE_ONCE, type=_parse_as(float, False, "--num-gpus"),
                         help="ray: share of a GPU per run (default: 0.25 where CUDA is available, else 0)")
-    parser.add_argument("--summary", metavar="FILE", help="print the mean and spread over seeds in a results file; run nothing")
+    parser.add_argument("--summary", action=STORE_ONCE, metavar="FILE", help="print the mean and spread over seeds in a results file; run nothing")
     parser.add_argument("--json", action="store_true", help="print only one JSON object on stdout")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
@@ -329,12 +350,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+ALLOCATION_FAILURES = (
+    "can't allocate memory", "out of memory", "not enough memory", "std::bad_alloc", "could not create a primitive",
+    "defaultcpuallocator",
+)
+"""How torch says an allocation failed, lower-cased: its CPU allocator, CUDA, C++'s ``std::bad_alloc`` (a
+vector too large for a capped address space) and oneDNN's "could not create a primitive" (a kernel's
+workspace that would not fit)."""
+
+
 def _out_of_memory(exc: BaseException) -> bool:
     """An allocation that failed (CPU or GPU), as torch or Python reports it, and nothing else."""
     if isinstance(exc, MemoryError):
         return True
-    text = str(exc)
-    return "can't allocate memory" in text or "out of memory" in text.lower()
+    text = str(exc).lower()
+    return any(sign in text for sign in ALLOCATION_FAILURES)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -49,7 +49,7 @@ def _records(preset, seeds, summary):
         point = {name: values[0] for name, values in preset.grid.items()}
         config = preset.config(seed, **point).to_dict()
         records.append({"task": preset.task, "point": point, "seed": seed, "config": config,
-                        "summary": {**summary(seed), "seed": seed, "config": config},
+                        "summary": {**summary(seed), "seed": seed, "config": config, "seconds": 1.0, "updates": 10},
                         "source": {"git_commit": "a" * 40, "git_dirty": False}})
     return records
 

@@ -297,7 +297,8 @@ TINY_FLAGS = [f"--set={name}={value}" for name, value in TINY.items()]
 )
 def test_cli_bad_sweeps_are_one_line_exit_2_and_run_nothing(tmp_path, capsys, args, message):
     results = tmp_path / "runs.jsonl"
-    status, out, err = run_main(capsys, *TINY_FLAGS, "--seeds", "0", "--results", str(results), *args)
+    seeds = [] if "--seeds" in args else ["--seeds", "0"]  # an option is given once
+    status, out, err = run_main(capsys, *TINY_FLAGS, *seeds, "--results", str(results), *args)
     assert status == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], err

@@ -300,6 +300,7 @@ def setup_chapter(seed: int = 0) -> torch.device:
     One thread, because the book's models are small: on a 2-core CPU a second thread gains little,
     and when other processes share the cores the threads wait on each other.
     """
+    check_int("seed", seed, minimum=0, maximum=SEED_MAX)
     torch.manual_seed(seed)
     device = get_device()
     if device.type == "cpu":
@@ -359,7 +360,10 @@ def evaluating(model: nn.Module) -> Iterator[nn.Module]:
 def on_evaluate(callback: Callable[[int, nn.Module], None]) -> Iterator[None]:
     """Call ``callback(update, model)`` after every held-out evaluation of every :func:`fit` run inside
     the ``with`` block (the model in eval mode, ``update`` the training updates done so far), e.g. to
-    score a model at several points of its training without changing any task's train function."""
+    score a model at several points of its training without changing any task's train function.
+    ``TypeError`` unless ``callback`` is callable."""
+    if not callable(callback):
+        raise TypeError(f"callback must be callable as callback(update, model), got {type(callback).__name__}")
     _evaluation_callbacks.append(callback)
     try:
         yield
@@ -400,12 +404,21 @@ def fit(
             ``max_seconds``, ``eval_every`` and ``progress`` are used, and its
             :meth:`~TrainConfig.lr_scheduler`, stepped after every training update, and its
             :meth:`~TrainConfig.checkpoint_metric`: where it names a metric, the network of the evaluation
-            where that metric was highest (the first, on a tie) is restored after training, and
-            ``checkpoint_update`` says which update it was.
+            where that metric was highest (the first, on a tie; NaN never counts) is restored after
+            training, and ``checkpoint_update`` says which update it was; where no evaluation gave it a
+            number, the final network stays and ``checkpoint_update`` is None.
+
+    Checked once, here: ``model`` (a module with parameters), the two callables, ``config`` (validated as
+    :func:`start_run` validates it, not again if it was), ``target_metric`` and ``desc``; at the first
+    evaluation, that ``evaluate`` returns a mapping holding ``target_metric`` (when the config sets a
+    target) and the checkpoint's metric; at the first training update, that the loss is a scalar tensor.
+    A loss that is NaN or infinite raises ``ValueError`` naming the training update, from the value the
+    loop reads for its log anyway (no extra synchronisation).
 
     ``KeyboardInterrupt`` ends training early; the model keeps its weights and the result has
     ``interrupted=True`` with the history so far.
     """
+    _check_fit_arguments(model, loss_on_fresh_batch, evaluate, config, target_metric, desc)
     target, max_seconds, max_updates = config.target_accuracy, config.max_seconds, config.max_updates
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
     scheduler = config.lr_scheduler(optimizer)
@@ -421,8 +434,11 @@ def fit(
         nonlocal running_loss, losses_seen, kept
         model.eval()
         metrics = evaluate()
-        if kept_metric is not None and (kept is None or math.isnan(kept[0]) or metrics[kept_metric] > kept[0]):
-            kept = (metrics[kept_metric], update, {k: v.detach().clone() for k, v in model.state_dict().items()})
+        if not history.update:  # the first evaluation: what it returns, once
+            _check_metrics(metrics, [name for name in (target is not None and target_metric, kept_metric) if name])
+        value = None if kept_metric is None else metrics[kept_metric]
+        if value is not None and not math.isnan(value) and (kept is None or value > kept[0]):
+            kept = (value, update, {k: v.detach().clone() for k, v in model.state_dict().items()})
         for callback in _evaluation_callbacks:
             callback(update, model)
         model.train()
@@ -436,6 +452,8 @@ def fit(
     try:
         while True:
             loss = loss_on_fresh_batch()
+            if not update:
+                _check_loss(loss)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
@@ -443,7 +461,13 @@ def fit(
             if scheduler is not None:
                 scheduler.step()
             update += 1
-            running_loss += loss.item()  # the one sync per training update, for the logged loss
+            value = loss.item()  # the one sync per training update, for the logged loss
+            if not math.isfinite(value):
+                raise ValueError(
+                    f"loss_on_fresh_batch returned a loss of {value} at training update {update}: training diverged "
+                    "(try a lower lr or grad_clip), or the loss is computed wrong"
+                )
+            running_loss += value
             losses_seen += 1
             bar.update(1)
             if update % config.eval_every == 0 and evaluate_and_record():
@@ -471,6 +495,38 @@ def fit(
         interrupted=interrupted,
         checkpoint_update=None if kept is None else kept[1],
     )
+
+
+def _check_fit_arguments(model, loss_on_fresh_batch, evaluate, config, target_metric, desc) -> None:
+    """:func:`fit`'s arguments, checked once at its entry."""
+    ensure_type("model", model, nn.Module)
+    if next(model.parameters(), None) is None:
+        raise ValueError("model must have parameters to train, got none")
+    for name, function in (("loss_on_fresh_batch", loss_on_fresh_batch), ("evaluate", evaluate)):
+        if not callable(function):
+            raise TypeError(f"{name} must be callable with no arguments, got {type(function).__name__}")
+    ensure_type("config", config, TrainConfig)
+    config.validate_once()
+    for name, text in (("target_metric", target_metric), ("desc", desc)):
+        ensure_type(name, text, str)
+
+
+def _check_metrics(metrics: object, names: list[str]) -> None:
+    """What ``evaluate`` returned at :func:`fit`'s first evaluation: a mapping whose ``names`` are numbers."""
+    if not isinstance(metrics, Mapping):
+        raise TypeError(f"evaluate must return a mapping of metric names to numbers, returned {type(metrics).__name__}")
+    for name in names:
+        if name not in metrics:
+            raise ValueError(f"evaluate must return the metric {name!r}, returned {short(', '.join(map(str, metrics)))}")
+        if not isinstance(metrics[name], numbers.Real) or isinstance(metrics[name], bool):
+            raise ValueError(f"evaluate's metric {name!r} must be a number, got {short(repr(metrics[name]))}")
+
+
+def _check_loss(loss: object) -> None:
+    """The first loss :func:`fit` gets: a tensor of one value (a mean, not a batch of them)."""
+    ensure_type("loss_on_fresh_batch's loss", loss, torch.Tensor)
+    if loss.dim() != 0:
+        raise ValueError(f"loss_on_fresh_batch must return a scalar loss (a mean), got shape {tuple(loss.shape)}")
 
 
 @dataclass

@@ -37,6 +37,19 @@ MAX_BATCH = 1_000_000
 """The most samples drawn at once: a batch, a held-out or a test set (``batch_size``, ``eval_size``,
 ``test_size``, ``difficulty_eval_size``, ``samples``); the book's presets stay below 5,000."""
 
+MAX_ELEMENTS = 100_000_000
+"""The most entries a product of counts may size, each count within its own bound: one tensor (a batch
+of ``batch_size`` vectors of ``n_elems`` entries; the states ``batch_size x max_ponder_steps x hidden``
+an unroll keeps; a pointer network's ``(B, T, T)`` scores) or the vectors one evaluation scores in all
+(``n_elems`` difficulties of ``difficulty_eval_size`` vectors of ``n_elems`` entries): 400 MB of float32,
+where each count at its own maximum would ask for terabytes, or for hours."""
+
+MAX_STEPS = 1_000_000
+"""The most iterations of a network's step one loop sized by a product of counts runs: ponder steps over a
+sequence (``seq_len x max_ponder_steps``), ponder steps over every difficulty scored, decoder steps over
+every length tested (lengths x the longest): a minute or two on a CPU at the book's sizes; the book's
+presets stay below 10,000."""
+
 MAX_THREADS = 1_024
 """The most CPU threads a run asks torch for (``threads``): ``torch.set_num_threads(10**9)`` fails
 allocating them, with an error that names no setting; the book's runs take one."""
@@ -112,6 +125,24 @@ def check_counts(maximum: int, **counts: int) -> None:
     a run's tensors and loops, bounded by :data:`MAX_LENGTH`, :data:`MAX_WIDTH` or :data:`MAX_BATCH`."""
     for name, value in counts.items():
         check_int(name, value, minimum=1, maximum=maximum)
+
+
+def check_product(maximum: int, what: str, *factors: tuple[str, int]) -> None:
+    """Raise unless the product of ``factors`` (``(name, count)`` pairs of integers >= 1, each checked
+    against its own bound before) is at most ``maximum`` (:data:`MAX_ELEMENTS`, :data:`MAX_STEPS`,
+    :data:`MAX_BATCH`), naming the last factor's parameter, the most it may be given the others, and
+    ``what`` the product sizes (``check_product(MAX_ELEMENTS, "a training batch's entries",
+    ("n_elems", n_elems), ("batch_size", batch_size))``). A name may come twice (``n_elems`` difficulties
+    of ``n_elems`` entries)."""
+    *others, (name, value) = factors
+    rest = math.prod(count for _, count in others)
+    if rest * value > maximum:
+        given = ", ".join(dict.fromkeys(f"{other} = {count}" for other, count in others))
+        formula = " x ".join(other for other, _ in factors)
+        raise ValueError(
+            f"{name} must be at most {maximum // rest:,} when {given}: {what} ({formula} = {rest * value:,}) "
+            f"must be at most {maximum:,}, got {name} = {value}"
+        )
 
 
 def check_correlated(name: str, value: int, per_item: int, why: str) -> None:
@@ -206,6 +237,14 @@ def ensure_tensor(name: str, value: object, what: str = "") -> None:
         raise TypeError(f"{name} must be a torch.Tensor{what}, got {type(value).__name__}")
 
 
+def ensure_not_meta(name: str, tensor: torch.Tensor) -> None:
+    """``ValueError`` naming ``name`` when ``tensor`` is on the meta device: it has a shape but no values,
+    so nothing can be checked or computed from it (torch's own error, "Tensor.item() cannot be called on
+    meta tensors", names no argument). Metadata only."""
+    if tensor.is_meta:
+        raise ValueError(f"{name} is a meta tensor (a shape without values): give one on a real device, as .to('cpu')")
+
+
 def ensure_same_device(**tensors: torch.Tensor) -> None:
     """``ValueError`` naming the first tensor on another device than the first one named
     (``ensure_same_device(batch=batch.targets, pointers=pointers)``): on a GPU machine a batch the
@@ -235,6 +274,7 @@ def ensure_model_input(
         )
     if parameter is not None and tensor.device != parameter.device:
         raise ValueError(f"{name} is on {tensor.device} but the model on {parameter.device}: move one of them with .to()")
+    ensure_not_meta(name, tensor)  # a model moved to meta too: nothing to compute with
     if features is not None and tensor.shape[-1] != features:
         size = f"{size_name} = {features}" if size_name else str(features)
         raise ValueError(f"{name} must have {size} features in its last dimension, got shape {tuple(tensor.shape)}")
@@ -263,6 +303,7 @@ def ensure_in_range(name: str, tensor: torch.Tensor, low: float = 0.0, high: flo
     One vectorised reduction and one synchronisation; the first value out of range is looked up
     only for the message.
     """
+    ensure_not_meta(name, tensor)
     bad = ~((tensor >= low) & (tensor <= high))
     if bool(bad.any()):
         value = tensor.detach()[bad].flatten()[0].item()
@@ -272,6 +313,7 @@ def ensure_in_range(name: str, tensor: torch.Tensor, low: float = 0.0, high: flo
 def ensure_finite(name: str, tensor: torch.Tensor, allow_infinite: bool = False) -> None:
     """``ValueError`` unless every entry of ``tensor`` is finite (with ``allow_infinite``, unless one is
     NaN), counting those that are not: one vectorised reduction and one synchronisation."""
+    ensure_not_meta(name, tensor)
     bad = torch.isnan(tensor) if allow_infinite else ~torch.isfinite(tensor)
     if bool(bad.any()):
         what = "free of NaN" if allow_infinite else "finite"

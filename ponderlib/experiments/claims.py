@@ -23,7 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ponderlib.core.engine import run_summary
+from ponderlib.core.engine import run_summary, short
+from ponderlib.core.seeds import SEED_MAX
+from ponderlib.core.validation import ensure_type
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean
 from ponderlib.experiments.pointer import still_rising
 from ponderlib.experiments.pondernet import DifficultySummary
@@ -52,8 +54,16 @@ class LiveClaims:
     point: Mapping[str, Any] | None = field(default=None)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.preset, str):
+            raise TypeError(f"preset must be a preset's name (a str), got {type(self.preset).__name__}")
         if self.preset not in PRESETS or self.confirmation not in PRESETS:
             raise ValueError(f"preset must be a live preset with a confirmation set, got {self.preset!r}")
+        if self.point is not None:
+            if not isinstance(self.point, Mapping):
+                raise TypeError(f"point must be a mapping of grid fields to values, or None; got {type(self.point).__name__}")
+            grid = PRESETS[self.preset].grid
+            if set(self.point) != set(grid):
+                raise ValueError(f"point must name the grid fields {sorted(grid)} of {self.preset!r}, got {sorted(self.point)}")
         if not isinstance(self.claims, Mapping):
             raise TypeError(f"claims must be a mapping of claim text -> callable, got {type(self.claims).__name__}")
         for text, claim in self.claims.items():
@@ -431,6 +441,8 @@ def confirmation_set(claims: LiveClaims) -> Evidence:
 def claim_rates(claims: LiveClaims, evidence: Evidence) -> dict[str, Rate]:
     """Each claim's :class:`~ponderlib.sweep.evidence.Rate` over the seeds of ``evidence`` (the
     preset's or its confirmation set's); none of none where it holds no run yet."""
+    ensure_type("claims", claims, LiveClaims)
+    ensure_type("evidence", evidence, Evidence)
     if not evidence.records:
         return {text: Rate(0, 0) for text in claims.claims}
     if claims.point is not None:
@@ -472,6 +484,7 @@ def check_live_claims(claims: LiveClaims, live: Sequence[Any]) -> ClaimCheck:
     else:
         rows = [run_summary(run) for run in live]
         summaries = rows
+    _check_live_seeds(claims, rows)
     settings = [_setting(record["config"]) for record in evidence.records]
     same_setting = bool(summaries) and all(_setting(summary["config"]) in settings for summary in summaries)
     confirmed_everywhere = [
@@ -506,6 +519,29 @@ def _replayed_failures(
         text: [seed for seed in sorted(committed) if not held(claims.claims[text], committed[seed])] for text in texts
     }
     return {text: failed for text, failed in failures.items() if failed}
+
+
+def _check_live_seeds(claims: LiveClaims, rows: list) -> None:
+    """``ValueError`` naming ``live`` unless every live run's summary has a ``config`` (a mapping) and a
+    ``seed`` (an integer in ``[0, SEED_MAX]``, the config's), a row per seed holds at least one run, all
+    of one seed, and no seed comes twice: a seed counted twice would count its claims twice."""
+    seeds = []
+    for index, row in enumerate(rows):
+        runs = list(row.values()) if claims.point is None else [row]
+        if not runs:
+            raise ValueError(f"live[{index}] must hold at least one grid point's run, got none")
+        for run in runs:
+            config, seed = run.get("config"), run.get("seed")
+            if not isinstance(config, Mapping):
+                raise ValueError(f"live[{index}] must be a run's summary with its config (a mapping), got {short(repr(config))}")
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX or config.get("seed") != seed:
+                raise ValueError(f"live[{index}] must have a seed, an integer in [0, {SEED_MAX}] (its config's), got {short(repr(seed))}")
+        if len({run["seed"] for run in runs}) != 1:
+            raise ValueError(f"live[{index}] must hold one seed's runs, got seeds {sorted({run['seed'] for run in runs})}")
+        seeds.append(runs[0]["seed"])
+    twice = sorted({seed for seed in seeds if seeds.count(seed) > 1})
+    if twice:
+        raise ValueError(f"live must hold each seed's run once, got seed {twice[0]} twice")
 
 
 def _live_seed(claims: LiveClaims, row: Any) -> int:

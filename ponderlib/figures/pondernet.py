@@ -18,7 +18,7 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ponderlib.core.validation import check_groups, check_not_empty
+from ponderlib.core.validation import check_groups, check_non_negative, check_not_empty, check_positive
 from ponderlib.figures import style
 
 
@@ -340,11 +340,26 @@ def plot_thinking_time_by_setting(
         groups: setting's label -> its runs, one per seed, each a
             :class:`~ponderlib.experiments.parity.HaltingSummary` (``expected_ponder_steps`` and
             ``mean_ponder_steps``); at least one group, each with at least one run.
-        prior_mean: the mean of the prior the runs were trained against.
-        paper: the paper's thinking time for this setting, if it states one.
+        prior_mean: the mean of the prior the runs were trained against, a finite number > 0.
+        paper: the paper's thinking time for this setting, if it states one (a finite number > 0).
+
+    Raises:
+        TypeError: ``groups`` is not such a mapping, or ``title`` not a str.
+        ValueError: naming ``prior_mean``, ``paper``, or a run's ``expected_ponder_steps`` or
+            ``mean_ponder_steps`` that is not a finite number >= 0; checked before anything is drawn.
     """
-    if not groups or not all(groups.values()):
-        raise ValueError("groups must hold at least one setting, each with at least one run")
+    check_groups("groups", groups)
+    for label, runs in groups.items():
+        for index, run in enumerate(runs):
+            for attribute in ("expected_ponder_steps", "mean_ponder_steps"):
+                if not hasattr(run, attribute):
+                    raise TypeError(f"groups[{label!r}][{index}] must be a HaltingSummary (with {attribute}), got {type(run).__name__}")
+                check_non_negative(f"groups[{label!r}][{index}].{attribute}", getattr(run, attribute))
+    check_positive("prior_mean", prior_mean)
+    if paper is not None:
+        check_positive("paper", paper)
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a str, got {type(title).__name__}")
     fig, axes = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9), sharey=True)
     labels = list(groups)
     for ax, attribute, name in zip(axes, ("expected_ponder_steps", "mean_ponder_steps"),

@@ -27,14 +27,16 @@ from torch import nn
 
 from ponderlib.core.validation import (
     MAX_LENGTH,
+    MAX_STEPS,
+    MAX_WIDTH,
     check_counts,
     check_finite,
     check_fraction,
     check_non_negative,
     check_rank,
-    check_sizes,
     ensure_model_input,
     ensure_tensor,
+    ensure_type,
 )
 from ponderlib.mechanisms.halting import act_halting
 
@@ -95,7 +97,10 @@ class ACT(nn.Module):
         halting_bias_init: float = 1.0,
     ) -> None:
         super().__init__()
-        check_sizes(hidden_size=hidden_size)
+        for name, step in (("cell", cell), ("output_layer", output_layer)):
+            if not callable(step):
+                raise TypeError(f"{name} must be callable (an nn.Module), got {type(step).__name__}")
+        check_counts(MAX_WIDTH, hidden_size=hidden_size)
         check_counts(MAX_LENGTH, max_ponder_steps=max_ponder_steps)
         check_fraction("eps", eps, include_one=False)
         check_finite("halting_bias_init", halting_bias_init)  # NaN would make every h_n NaN
@@ -126,6 +131,10 @@ class ACT(nn.Module):
             state = x.new_zeros(batch, self.hidden_size)
         ensure_tensor("state", state, " of shape (batch, hidden_size)")
         ensure_model_input("state", state, self, self.hidden_size, "hidden_size")
+        if state.shape != (batch, self.hidden_size):
+            raise ValueError(
+                f"state must have shape (batch, hidden_size) = {(batch, self.hidden_size)}, got {tuple(state.shape)}"
+            )
         first = torch.cat([x, x.new_ones(batch, 1)], dim=1)  # (B, I+1): flag = 1 on step 1
         later = torch.cat([x, x.new_zeros(batch, 1)], dim=1)  # (B, I+1): flag = 0 afterwards
         halting_sum = x.new_zeros(batch)  # (B,): sum_n h_n, only to decide when everyone has halted
@@ -179,11 +188,20 @@ class ACTRNN(nn.Module):
 
     def __init__(self, act: ACT) -> None:
         super().__init__()
+        ensure_type("act", act, ACT)
         self.act = act
 
     def forward(self, inputs: torch.Tensor, state: torch.Tensor | None = None) -> ACTSequenceOutput:
-        """Run over ``inputs`` of shape ``(B, T, input_size)``."""
+        """Run over ``inputs`` of shape ``(B, T, input_size)``: ``T`` at most :data:`MAX_LENGTH` time
+        steps, and ``T x max_ponder_steps`` at most :data:`MAX_STEPS` ponder steps in all."""
         check_rank("inputs", inputs, 3, "(batch, time, input_size)")
+        if inputs.shape[1] > MAX_LENGTH:  # one ponder loop per time step, and their states kept
+            raise ValueError(f"inputs' length must be at most {MAX_LENGTH} time steps, got shape {tuple(inputs.shape)}")
+        if inputs.shape[1] * self.act.max_ponder_steps > MAX_STEPS:
+            raise ValueError(
+                f"max_ponder_steps must be at most {MAX_STEPS // inputs.shape[1]:,} for inputs of {inputs.shape[1]} time "
+                f"steps (time steps x max_ponder_steps at most {MAX_STEPS:,}), got {self.act.max_ponder_steps}"
+            )
         outputs, ponder_steps, costs = [], [], []
         for t in range(inputs.shape[1]):
             result = self.act(inputs[:, t], state)

@@ -82,13 +82,18 @@ def kl_optimal_halting(step_losses: torch.Tensor, prior: torch.Tensor, beta: flo
     per-step losses that grow with ``n`` do, and at ``beta = 0.01`` a step whose loss is 0.05 above
     another's keeps ``e^-5`` of its prior weight relative to it.
 
+    Computed in float64, each row's losses shifted by their least (over the steps the prior allows), so
+    ``(L_n - min L) / beta >= 0`` and the step of least loss keeps a finite weight at any allowed ``beta``:
+    as ``beta -> 0``, ``p*`` tends to the prior restricted to the steps of least loss (an overflow to
+    ``inf`` there gives that limit, never NaN).
+
     Args:
-        step_losses: ``L(y, y_n)``, shape ``(..., N)``, finite.
+        step_losses: ``L(y, y_n)``, shape ``(..., N)``, floating-point, finite, not empty.
         prior: ``p_G``, shape ``(N,)``, non-negative, summing to one (:func:`geometric_prior`).
         beta: the KL's weight, > 0.
 
     Returns:
-        ``p*``, the shape of ``step_losses``, each row summing to one (computed in log space).
+        ``p*``, the shape and dtype of ``step_losses``, each row summing to one.
     """
     ensure_tensor("step_losses", step_losses, " of shape (..., N)")
     ensure_tensor("prior", prior, " of shape (N,)")
@@ -97,12 +102,21 @@ def kl_optimal_halting(step_losses: torch.Tensor, prior: torch.Tensor, beta: flo
         raise ValueError(
             f"step_losses must end in the prior's {prior.shape[0]} steps, got shape {tuple(step_losses.shape)}"
         )
+    if not step_losses.is_floating_point():  # an integer or bool tensor would cast the prior to its dtype
+        raise ValueError(f"step_losses must be a floating-point tensor, got {step_losses.dtype}")
+    if step_losses.numel() == 0:
+        raise ValueError(f"step_losses is empty (shape {tuple(step_losses.shape)}): there is no row to weigh")
     ensure_finite("step_losses", step_losses)
     check_probability_tensor("prior", prior)
     if abs(float(prior.sum()) - 1.0) > 1e-4:
         raise ValueError(f"prior must sum to one, got {float(prior.sum()):.6g}")
     check_positive("beta", beta)
-    return torch.softmax(torch.log(prior.to(step_losses.dtype)) - step_losses / beta, dim=-1)
+    allowed = (prior > 0).to(step_losses.device)  # (N,): steps the prior gives weight
+    losses = step_losses.double()  # (..., N)
+    least = torch.where(allowed, losses, math.inf).amin(dim=-1, keepdim=True)  # (..., 1)
+    log_prior = torch.log(prior.to(losses))  # (N,)
+    logits = torch.where(allowed, log_prior - (losses - least) / beta, -math.inf)  # (..., N)
+    return torch.softmax(logits, dim=-1).to(step_losses.dtype)
 
 
 class ACTLoss:

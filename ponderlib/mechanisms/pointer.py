@@ -46,12 +46,15 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from ponderlib.core.validation import (
+    MAX_ELEMENTS,
     MAX_LENGTH,
+    MAX_STEPS,
+    MAX_WIDTH,
     check_choice,
     check_counts,
     check_fraction,
     check_int,
-    check_sizes,
+    check_product,
     ensure_finite,
     ensure_generator,
     ensure_model_input,
@@ -59,6 +62,27 @@ from ponderlib.core.validation import (
     ensure_type,
 )
 from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax, zero_padding
+
+
+def check_decoding_sizes(
+    sizes: dict[str, int], length: tuple[str, int], widths: dict[str, int], beam_width: int | None = None,
+    tested: tuple[str, int, int] | None = None,
+) -> None:
+    """Raise unless the products of counts that size a pointer network's decoding fit, naming a count (each
+    count already within its own bound): for each batch in ``sizes`` (``{"batch_size": 128}``) of arrays of
+    up to ``length`` (``("max_len", 10)``), the ``(B, T, T)`` pointer scores and the encoder's ``(B, T, width)``
+    outputs (``widths``: hidden and attention sizes), ``B`` times ``beam_width`` when decoding with beams;
+    and, for a test at every length ``tested = (name, shortest, longest)``, its decoder steps (lengths x the
+    longest) at most :data:`~ponderlib.core.validation.MAX_STEPS`."""
+    if tested is not None:
+        name, shortest, longest = tested
+        check_product(MAX_STEPS, "the test's decoder steps, at every length", ("lengths", longest - shortest + 1), (name, longest))
+    width = max(widths.items(), key=lambda item: item[1])
+    beams = [] if beam_width is None else [("beam_width", beam_width)]
+    for size in sizes.items():
+        check_product(MAX_ELEMENTS, "the pointer scores, (B, T, T)", length, length, size, *beams)
+        check_product(MAX_ELEMENTS, "the encoder's outputs, (B, T, width)", length, width, size, *beams)
+
 
 Teacher = Callable[[torch.Tensor], torch.Tensor]
 """``available (B, N) bool -> (B,) int64``: the right next position given the positions still
@@ -205,7 +229,8 @@ class PointerNetwork(nn.Module):
     ):
         super().__init__()
         check_choice("decoder", decoder, DECODERS)
-        check_sizes(hidden=hidden, attention_dim=attention_dim, max_positions=max_positions, input_size=input_size)
+        check_counts(MAX_WIDTH, hidden=hidden, attention_dim=attention_dim, input_size=input_size)
+        check_counts(MAX_LENGTH, max_positions=max_positions)
         self.decoder = decoder
         self.max_positions = max_positions
         self.input_size = input_size

@@ -26,12 +26,12 @@ from torch import nn
 
 from ponderlib.core.validation import (
     MAX_LENGTH,
+    MAX_WIDTH,
     check_choice,
     check_counts,
     check_fraction,
     check_lambda_p,
     check_non_negative,
-    check_sizes,
     ensure_generator,
     ensure_in_range,
     ensure_model_input,
@@ -102,6 +102,16 @@ def _check_batch(x: torch.Tensor, model: nn.Module) -> None:
     ensure_model_input("x", x, model, getattr(model.step, "input_size", None), "input_size")
 
 
+def _check_lambda_shape(lambdas: torch.Tensor, shape: tuple[int, ...]) -> None:
+    """``ValueError`` unless the step function's ``lambda_n`` came one per sample: metadata only."""
+    ensure_tensor("lambda_n", lambdas)
+    if lambdas.shape != shape:
+        raise ValueError(
+            f"the step function's lambda_n must have one value per sample, shape (B,) = {shape}; "
+            f"got {tuple(lambdas.shape)}"
+        )
+
+
 class PonderNet(nn.Module):
     """PonderNet around a step function.
 
@@ -135,7 +145,9 @@ class PonderNet(nn.Module):
         mass_truncation: str = "last",
     ) -> None:
         super().__init__()
-        check_sizes(hidden_size=hidden_size)
+        if not callable(step):
+            raise TypeError(f"step must be callable, step(x, h) -> (y_n, h_next, lambda_n), got {type(step).__name__}")
+        check_counts(MAX_WIDTH, hidden_size=hidden_size)
         check_counts(MAX_LENGTH, max_ponder_steps=max_ponder_steps)
         check_fraction("unroll_tolerance", unroll_tolerance, include_one=False)
         if halting_mass is not None:
@@ -165,6 +177,7 @@ class PonderNet(nn.Module):
         outputs, lambdas = [], []
         for n in range(1, self.max_ponder_steps + 1):
             y, h, lam = self.step(x, h)
+            _check_lambda_shape(lam, (batch,))
             outputs.append(y)
             lambdas.append(lam)
             still_running = still_running * (1.0 - lam.detach())
@@ -221,6 +234,7 @@ class PonderNet(nn.Module):
         n = 0
         for n in range(1, cap + 1):
             y, h, lam = self.step(x_active, h)
+            _check_lambda_shape(lam, (x_active.shape[0],))
             ensure_in_range("lambdas", lam)
             if output is None:
                 output = y.new_zeros((batch,) + tuple(y.shape[1:]))

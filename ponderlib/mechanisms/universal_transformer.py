@@ -44,7 +44,9 @@ from torch import nn
 
 from ponderlib.core.validation import (
     MAX_LENGTH,
+    MAX_WIDTH,
     check_choice,
+    check_counts,
     check_finite,
     check_fraction,
     check_int,
@@ -89,7 +91,7 @@ class SharedBlock(nn.Module):
 
     def __init__(self, d_model: int, heads: int, d_transition: int) -> None:
         super().__init__()
-        check_sizes(d_model=d_model, heads=heads, d_transition=d_transition)
+        check_counts(MAX_WIDTH, d_model=d_model, heads=heads, d_transition=d_transition)
         if d_model % heads:
             raise ValueError(f"heads must divide d_model = {d_model}, got heads = {heads}")
         self.attention = nn.MultiheadAttention(d_model, heads, batch_first=True)

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy
 
-from ponderlib.core.engine import short
+from ponderlib.core.engine import short, summary_number
 from ponderlib.core.validation import check_int
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
@@ -121,14 +121,31 @@ def check_preset_records(name: str, records: list[dict], path: str | os.PathLike
     confirmation set's, ``NAME-confirm``: the same settings at other seeds), and a stale file (the
     preset changed since) is named, not read."""
     preset, planned = PRESETS[name], _planned_configs(name)
-    for record in records:
+    for number, record in enumerate(records, start=1):
         task, seed = record["task"], record["seed"]
-        if task != preset.task or record["config"] not in planned.get(seed, []):
+        if task != preset.task or record["config"] not in planned.get(seed, []) or set(record["point"]) != set(preset.grid):
             raise ValueError(
                 f"results file {str(path)!r} holds a run that is not one of the preset {name!r} as it stands "
                 f"(task {short(repr(task))}, seed {short(repr(seed))}, point {short(repr(record['point']))}): a results "
                 f"file holds one preset's runs as it stands; give another file, or move this one away and run `make evidence PRESET={name}`"
             )
+        _check_cost(record, f"results file {str(path)!r}, record {number}")
+
+
+def _check_cost(record: dict, where: str) -> None:
+    """``ValueError`` naming ``where`` and the entry unless the record's cost is one a run reports
+    (:meth:`Evidence.cost` sums it): the summary's ``seconds`` a finite number >= 0, ``updates`` an integer
+    >= 0, ``torch_threads`` (where given) an integer >= 1, and ``source`` (where given) a mapping."""
+    summary = record["summary"]
+    summary_number(summary, "seconds", 0.0, math.inf, where)
+    updates = summary_number(summary, "updates", 0.0, math.inf, where)
+    threads = summary.get("torch_threads", 1)
+    if not isinstance(summary["updates"], int) or updates != int(updates):
+        raise ValueError(f"{where} entry 'updates' must be an integer >= 0, got {short(repr(summary['updates']))}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"{where} entry 'torch_threads' must be an integer >= 1, got {short(repr(threads))}")
+    if not isinstance(record.get("source", {}), Mapping):
+        raise ValueError(f"{where}: its source must be a mapping (git_commit, git_dirty), got {short(repr(record['source']))}")
 
 
 @dataclass(frozen=True)
@@ -154,12 +171,15 @@ class Evidence:
 
         Raises:
             TypeError: ``name`` is not a string.
+            TypeError: ``folder`` is not a path.
             ValueError: ``name`` is not a preset, or its file holds a run that is not one of the preset
-                as it stands (:func:`check_preset_records`).
+                as it stands, or one whose cost is not a run's (:func:`check_preset_records`).
             FileNotFoundError: its file is missing, naming the command that makes it.
         """
         if not isinstance(name, str):
             raise TypeError(f"name must be a preset's name (a str), got {type(name).__name__}")
+        if folder is not None and (isinstance(folder, bytes) or not isinstance(folder, (str, os.PathLike))):
+            raise TypeError(f"folder must be a path (a str or a pathlib.Path) or None, got {type(folder).__name__}")
         if name not in PRESETS:
             raise ValueError(f"name must be one of the presets {', '.join(map(repr, PRESETS))}; got {name!r}")
         path = Path(evidence_folder() if folder is None else folder) / f"{name}.jsonl"
@@ -207,8 +227,14 @@ class Evidence:
         return seeds >= set(self.preset.seeds)
 
     def values(self, name: str, **point: Any) -> list[Any]:
-        """One metric (:func:`metric`) of every run at ``point``, seed order."""
-        return [metric(summary, name) for summary in self.runs(**point)]
+        """One metric (:func:`metric`) of every run at ``point``, seed order: ``TypeError`` unless ``name``
+        is a str, ``ValueError`` naming it where a run has no such metric."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a metric's name (a str), got {type(name).__name__}")
+        try:
+            return [metric(summary, name) for summary in self.runs(**point)]
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
 
     def rate(self, claim: Callable[[dict], bool], **point: Any) -> Rate:
         """In how many runs at ``point`` ``claim(summary)`` is true: ``claim`` must return a bool

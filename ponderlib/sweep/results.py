@@ -168,8 +168,8 @@ def _one_sweep(path: Path, records: list[dict]) -> list[dict]:
 
 def check_record(record: object, where: str) -> None:
     """``TypeError`` naming ``where`` unless ``record`` is a sweep record: a mapping with ``task`` (a str),
-    ``point`` (a mapping), ``seed`` (an integer in ``[0, SEED_MAX]``, the config's own), ``config`` and
-    ``summary`` (mappings)."""
+    ``point`` (a mapping whose every field is the config's, at the config's value), ``seed`` (an integer in
+    ``[0, SEED_MAX]``, the config's own), ``config`` and ``summary`` (mappings)."""
     if not (
         isinstance(record, dict)
         and all(
@@ -181,6 +181,13 @@ def check_record(record: object, where: str) -> None:
         raise TypeError(
             f"{where}: not a sweep record (a JSON object with task, a string; point, a mapping; seed, an integer "
             f"in [0, {SEED_MAX}], the config's; config and summary, mappings)"
+        )
+    config = record["config"]
+    wrong = [name for name, value in record["point"].items() if name not in config or config[name] != value]
+    if wrong:  # a sweep writes a run's grid point from its config: another point would count it elsewhere
+        raise TypeError(
+            f"{where}: not a sweep record: its point {short(repr(record['point']))} is not its config's "
+            f"({', '.join(f'{name} = {short(repr(config.get(name)))}' for name in wrong)})"
         )
 
 

@@ -67,6 +67,7 @@ from ponderlib.mechanisms.pointer import (
     DecoderOutput,
     PointerNetwork,
     beam_search,
+    check_decoding_sizes,
     check_pointers,
     greedy_decode,
 )
@@ -454,7 +455,14 @@ class HullConfig(DecayingLRConfig):
         check_counts(MAX_WIDTH, hidden=self.hidden, attention_dim=self.attention_dim)
         check_counts(MAX_BATCH, test_size=self.test_size)
         check_int("beam_width", self.beam_width, minimum=1, maximum=MAX_BEAM_WIDTH)
-        super().validate()
+        super().validate()  # batch_size and eval_size, before their products
+        widths = {"hidden": self.hidden, "attention_dim": self.attention_dim}
+        points = ("max_points", self.max_points + 1)  # the end pointer is one more position
+        check_decoding_sizes({"batch_size": self.batch_size, "eval_size": self.eval_size}, points, widths)
+        tested = ("test_max_points", self.min_points, self.test_max_points)
+        check_decoding_sizes(
+            {"test_size": self.test_size}, ("test_max_points", self.test_max_points + 1), widths, self.beam_width, tested
+        )
 
 
 @dataclass

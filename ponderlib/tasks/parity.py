@@ -20,14 +20,18 @@ from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.core.validation import (
     MAX_BATCH,
+    MAX_ELEMENTS,
     MAX_LENGTH,
+    MAX_STEPS,
     MAX_WIDTH,
     check_choice,
     check_correlated,
     check_counts,
     check_fraction,
     check_int,
-    check_sizes,
+    check_product,
+    ensure_generator,
+    ensure_tensor,
     ensure_type,
 )
 from ponderlib.mechanisms.act import ACT, ACTOutput, check_act_settings
@@ -62,10 +66,17 @@ of those tried to 0.99 on 8-element parity on a 2-core CPU (medians of seeds 0-2
 often at 1e-2, PonderNet learns more slowly at 5e-3)."""
 
 
+def check_model_sizes(n_elems: int, hidden: int) -> None:
+    """Raise unless ``n_elems`` is in ``[1, MAX_LENGTH]`` and ``hidden`` in ``[1, MAX_WIDTH]``, naming the one that is not."""
+    check_counts(MAX_LENGTH, n_elems=n_elems)
+    check_counts(MAX_WIDTH, hidden=hidden)
+
+
 def parity_cell(cell: str, input_size: int, hidden: int) -> nn.GRUCell | nn.RNNCell:
     """The recurrent cell ``cell`` names (one of :data:`CELLS`), from ``input_size`` inputs to ``hidden`` units."""
     check_choice("cell", cell, CELLS)
-    check_sizes(input_size=input_size, hidden=hidden)
+    check_counts(MAX_LENGTH + 1, input_size=input_size)  # n_elems, and ACT's first-step flag
+    check_counts(MAX_WIDTH, hidden=hidden)
     if cell == "gru":
         return nn.GRUCell(input_size, hidden)
     return nn.RNNCell(input_size, hidden, nonlinearity="tanh")
@@ -101,7 +112,7 @@ def act_parity_model(
 
     ``halting_bias_init`` is the initial ``b_h`` of the halting unit (Graves eq. 5; he uses 1).
     """
-    check_sizes(n_elems=n_elems, hidden=hidden)
+    check_model_sizes(n_elems, hidden)
     return ACT(
         cell=parity_cell(cell, n_elems + 1, hidden),
         output_layer=nn.Linear(hidden, 1),
@@ -127,7 +138,7 @@ def pondernet_parity_model(
     ``unroll_tolerance``, ``halting_mass`` and ``mass_truncation``: see
     :class:`~ponderlib.mechanisms.pondernet.PonderNet` (``unroll_tolerance`` 0 for the reverse KL).
     """
-    check_sizes(n_elems=n_elems, hidden=hidden)
+    check_model_sizes(n_elems, hidden)
     return PonderNet(
         PonderStep(n_elems, hidden, cell), hidden_size=hidden, max_ponder_steps=max_ponder_steps,
         unroll_tolerance=unroll_tolerance, halting_mass=halting_mass, mass_truncation=mass_truncation,
@@ -181,7 +192,8 @@ class ParityConfig(TrainConfig):
     checkpoint: str = option(
         "final",
         "the network scored after training: final, best (the evaluation with the highest held-out accuracy), or "
-        "best-beyond (the highest accuracy beyond the trained range, on the held-out vectors drawn there)",
+        "best-beyond (the highest accuracy beyond the trained range, on the held-out vectors drawn there); "
+        "final_accuracy and mean_ponder_steps stay the last evaluation's, the numbers by difficulty are the kept network's",
         choices=tuple(CHECKPOINTS),
     )
     min_nonzero: int = option(1, "fewest non-zero entries in a training vector")
@@ -224,6 +236,22 @@ class ParityConfig(TrainConfig):
                 f"got {self.min_nonzero} and {self.max_nonzero}"
             )
         super().validate()
+        self._check_products(trained)  # after batch_size and eval_size are checked
+
+    def _check_products(self, trained: int) -> None:
+        """The products of counts that size one tensor or one loop, each count already in its bounds."""
+        n, width, steps = ("n_elems", self.n_elems), ("hidden", self.hidden), ("max_ponder_steps", self.max_ponder_steps)
+        cap = steps if self.eval_max_ponder_steps is None else ("eval_max_ponder_steps", self.eval_max_ponder_steps)
+        for size in (("batch_size", self.batch_size), ("eval_size", self.eval_size)):
+            check_product(MAX_ELEMENTS, "a batch's entries", n, size)
+            check_product(MAX_ELEMENTS, "the states an unroll keeps", size, steps, width)
+        check_product(MAX_ELEMENTS, "the states an evaluation's unroll keeps", ("eval_size", self.eval_size), cap, width)
+        check_product(MAX_STEPS, "the ponder steps scored by difficulty, n_elems difficulties", n, cap)
+        scored = ("difficulty_eval_size", self.difficulty_eval_size)
+        check_product(MAX_ELEMENTS, "the entries scored by difficulty, n_elems difficulties of vectors", n, n, scored)
+        # the step profile's batch: difficulty_eval_size vectors per trained difficulty
+        check_product(MAX_BATCH, "the step profile's batch", ("trained difficulties", trained), scored)
+        check_product(MAX_ELEMENTS, "the step profile's predictions", ("trained difficulties", trained), steps, scored)
 
     @property
     def extrapolates(self) -> bool:
@@ -258,6 +286,23 @@ class ParityEvaluation:
     halting_probs: torch.Tensor
 
 
+def check_parity_batch(batch: ParityBatch) -> None:
+    """Raise unless ``batch`` is a :class:`ParityBatch` whose ``targets`` are a tensor of 0s and 1s, one per
+    row of its ``inputs`` (``TypeError`` for the wrong kind, ``ValueError`` for the shape or a value): a
+    target of 2 or NaN would count as wrong silently, and one of shape ``(B, 1)`` would broadcast to
+    ``(B, B)``. One reduction; where a batch is scored, never per training update."""
+    ensure_type("batch", batch, ParityBatch)
+    ensure_tensor("batch.inputs", batch.inputs, " of shape (B, n_elems)")
+    ensure_tensor("batch.targets", batch.targets, " of shape (B,)")
+    if batch.inputs.dim() < 1 or batch.targets.shape != batch.inputs.shape[:1]:
+        raise ValueError(
+            f"batch.targets must have shape (B,), one per row of batch.inputs {tuple(batch.inputs.shape)}; "
+            f"got {tuple(batch.targets.shape)}"
+        )
+    if bool(((batch.targets != 0) & (batch.targets != 1)).any()):
+        raise ValueError("batch.targets must hold parities, 0s and 1s (no NaN)")
+
+
 @torch.no_grad()
 def predict_parity(
     model: ACT | PonderNet,
@@ -275,6 +320,8 @@ def predict_parity(
     are not a tensor.
     """
     ensure_type("model", model, (ACT, PonderNet))
+    check_choice("halting_rule", halting_rule, HALTING_RULES)  # ACT has none, but a wrong one is still wrong
+    ensure_generator("generator", generator)
     if isinstance(model, ACT):
         result = model(inputs, max_ponder_steps=max_ponder_steps)
         return act_logits(result), result.ponder_steps
@@ -293,7 +340,7 @@ def evaluate_parity(
     """Accuracy, ponder steps and halting distribution of a parity model on ``batch`` (a :class:`ParityBatch`),
     at most ``max_ponder_steps`` at inference (None: the model's cap; the halting distribution is the
     training-mode pass's, under the model's cap)."""
-    ensure_type("batch", batch, ParityBatch)
+    check_parity_batch(batch)
     logits, ponder_steps = predict_parity(model, batch.inputs, halting_rule, generator, max_ponder_steps)
     correct = (logits > 0) == batch.targets.bool()
     probs = model(batch.inputs).halting_probs
@@ -341,8 +388,13 @@ class DifficultyEvaluation:
 
     def correlation_on(self, difficulties: Sequence[int]) -> float:
         """Pearson's ``r`` between difficulty and ponder steps, per sample, over the given
-        difficulties (NaN if the ponder steps are constant there)."""
+        difficulties (NaN if the ponder steps are constant there); ``ValueError`` naming ``difficulties``
+        where they hold fewer than two samples."""
         mask = torch.isin(self.sample_difficulty, self.difficulty[self._select(difficulties)])
+        if int(mask.sum()) < 2:
+            raise ValueError(
+                f"difficulties {list(difficulties)} hold {int(mask.sum())} sample: a correlation needs at least two"
+            )
         return pearson_correlation(self.sample_difficulty[mask].float(), self.sample_ponder_steps[mask].float())
 
     def _select(self, difficulties: Sequence[int]) -> torch.Tensor:
@@ -350,6 +402,20 @@ class DifficultyEvaluation:
         if not bool(mask.any()):
             raise ValueError(f"difficulties must include some of {self.difficulty.tolist()}, got {list(difficulties)}")
         return mask
+
+
+def _check_difficulties(difficulties: object, n_elems: int) -> list[int]:
+    """``difficulties`` as a list: ``TypeError`` unless it is a sequence (a list, a tuple, a range), ``ValueError``
+    unless it holds 1 to ``n_elems`` distinct integers in ``[1, n_elems]`` (each is scored once)."""
+    if not isinstance(difficulties, Sequence) or isinstance(difficulties, str):
+        raise TypeError(f"difficulties must be a sequence of integers (a list or a range), got {type(difficulties).__name__}")
+    if not 1 <= len(difficulties) <= n_elems:
+        raise ValueError(f"difficulties must hold 1 to n_elems = {n_elems} difficulties, got {len(difficulties):,}")
+    for difficulty in difficulties:
+        check_int("each difficulty in difficulties", difficulty, minimum=1, maximum=n_elems)
+    if len(set(difficulties)) != len(difficulties):
+        raise ValueError(f"difficulties must not repeat a difficulty, got {list(difficulties)}")
+    return list(difficulties)
 
 
 def evaluate_by_difficulty(
@@ -375,14 +441,16 @@ def evaluate_by_difficulty(
     ensure_type("model", model, (ACT, PonderNet))
     check_counts(MAX_LENGTH, n_elems=n_elems)
     check_counts(MAX_BATCH, samples_per_difficulty=samples_per_difficulty)
-    difficulties = list(range(1, n_elems + 1)) if difficulties is None else list(difficulties)
-    if not difficulties:
-        raise ValueError("difficulties must hold at least one difficulty, got an empty sequence")
-    device = next(model.parameters()).device
-    generator = stream_generator(seed, "scoring", device)
+    check_choice("halting_rule", halting_rule, HALTING_RULES)
+    difficulties = list(range(1, n_elems + 1)) if difficulties is None else _check_difficulties(difficulties, n_elems)
+    check_product(MAX_ELEMENTS, "the entries scored", ("difficulties", len(difficulties)), ("n_elems", n_elems),
+                  ("samples_per_difficulty", samples_per_difficulty))
+    parameter = next(model.parameters(), None)
+    if parameter is None:
+        raise ValueError("model must have parameters (their device is where the vectors are drawn), got none")
+    generator = stream_generator(seed, "scoring", parameter.device)
     accuracy, ponder_steps, expected, per_sample, halting = [], [], [], [], []
     for difficulty in difficulties:
-        check_int("difficulty", difficulty, minimum=1, maximum=n_elems)
         batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator, label=label)
         evaluation = evaluate_parity(model, batch, halting_rule, generator, max_ponder_steps)
         accuracy.append(evaluation.accuracy)
@@ -429,7 +497,9 @@ def step_profile(model: PonderNet, batch: ParityBatch, prior: torch.Tensor | Non
     """:class:`StepProfile` of ``model`` on ``batch``, against ``prior`` (:func:`geometric_prior`, as the
     run's loss truncates it; None: no ``kl_optimum``) and the KL's weight ``beta``."""
     ensure_type("model", model, PonderNet)
-    ensure_type("batch", batch, ParityBatch)
+    check_parity_batch(batch)
+    if prior is not None:
+        ensure_tensor("prior", prior, " of shape (max_ponder_steps,)")
     out = model(batch.inputs, unroll_tolerance=0.0)  # every step, (B, N)
     losses = binary_step_losses(out.step_outputs, batch.targets)  # (B, N)
     correct = (out.step_outputs > 0) == batch.targets.bool().unsqueeze(1)  # (B, N)
@@ -486,7 +556,14 @@ def parity_objective(config: ParityConfig):
 @dataclass
 class ParityResult(PonderingResult):
     """A trained parity model with its history, its last held-out numbers and, measured after
-    training, its accuracy and ponder steps at every difficulty ``1..n_elems``."""
+    training, its accuracy and ponder steps at every difficulty ``1..n_elems``.
+
+    With ``checkpoint`` ``"best"`` or ``"best-beyond"``, the summary describes two networks, by design:
+    ``final_accuracy`` and ``mean_ponder_steps`` are the last evaluation's during training (the final
+    network's, as the learning curve ends), while everything measured after training (by difficulty,
+    interpolation and extrapolation accuracy, the step profile) is the restored network's, from the
+    evaluation ``checkpoint_update`` names (None: no evaluation gave the metric a number, and the final
+    network stayed)."""
 
     task = "parity"
 

@@ -20,7 +20,16 @@ from dataclasses import dataclass
 import torch
 
 from ponderlib.core.device import get_device
-from ponderlib.core.validation import MAX_BATCH, MAX_LENGTH, check_choice, check_counts, check_int, ensure_generator
+from ponderlib.core.validation import (
+    MAX_BATCH,
+    MAX_ELEMENTS,
+    MAX_LENGTH,
+    check_choice,
+    check_counts,
+    check_int,
+    check_product,
+    ensure_generator,
+)
 
 LABELS = ("ones", "nonzero")
 """What a parity vector's target counts: its +1 entries (the papers'), or all its non-zero entries."""
@@ -88,11 +97,14 @@ class ParityVectors:
         each gains a time axis: ``(B, T, n_elems)``, ``(B, T)``, ``(B, T)``. ``generator`` (a
         ``torch.Generator`` on the target device, see :func:`ponderlib.core.seeds.stream_generator`)
         makes it reproducible; the tensors live on its device, else on ``device``. ``check``: check
-        ``batch_size`` (an integer in ``[1, MAX_BATCH]``) and ``generator``, naming them; a training loop
+        ``batch_size`` (an integer in ``[1, MAX_BATCH]``, and ``batch_size x seq_len x n_elems`` entries at
+        most :data:`~ponderlib.core.validation.MAX_ELEMENTS`) and ``generator``, naming them; a training loop
         whose config was validated passes False.
         """
         if check:
             check_counts(MAX_BATCH, batch_size=batch_size)
+            check_product(MAX_ELEMENTS, "a batch's entries", ("seq_len", self.seq_len or 1), ("n_elems", self.n_elems),
+                          ("batch_size", batch_size))
             ensure_generator("generator", generator)
         if self.seq_len is None:
             return self._draw_vectors(batch_size, generator, device)

@@ -26,11 +26,13 @@ from ponderlib.core.engine import PonderingResult, TrainConfig, default, option,
 from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.core.validation import (
     MAX_BATCH,
+    MAX_ELEMENTS,
     MAX_LENGTH,
+    MAX_STEPS,
     MAX_WIDTH,
     check_correlated,
     check_counts,
-    check_sizes,
+    check_product,
     ensure_type,
 )
 from ponderlib.mechanisms.act import ACT, ACTRNN, check_act_settings
@@ -45,7 +47,8 @@ def act_sequence_model(
 
     ``halting_bias_init`` is the initial ``b_h`` of the halting unit (Graves eq. 5; he uses 1).
     """
-    check_sizes(n_elems=n_elems, hidden=hidden)
+    check_counts(MAX_LENGTH, n_elems=n_elems)
+    check_counts(MAX_WIDTH, hidden=hidden)
     cell = nn.GRUCell(n_elems + 1, hidden)
     act = ACT(
         cell, nn.Linear(hidden, 1), hidden_size=hidden, max_ponder_steps=max_ponder_steps, eps=eps,
@@ -76,6 +79,14 @@ class SequenceConfig(TrainConfig):
         check_correlated("eval_size", self.eval_size, self.seq_len, f"seq_len = {self.seq_len}")
         check_act_settings(self.tau, self.eps, self.halting_bias_init)
         super().validate()
+        # products of counts (each checked above): the ponder loop over a sequence, one batch's entries, and
+        # the states a training pass keeps for its gradient
+        steps, seq_len = ("max_ponder_steps", self.max_ponder_steps), ("seq_len", self.seq_len)
+        check_product(MAX_STEPS, "a sequence's ponder steps", seq_len, steps)
+        for size in (("batch_size", self.batch_size), ("eval_size", self.eval_size)):
+            check_product(MAX_ELEMENTS, "a batch's entries", seq_len, ("n_elems", self.n_elems), size)
+        check_product(MAX_ELEMENTS, "the states a training pass keeps", ("batch_size", self.batch_size), seq_len, steps,
+                      ("hidden", self.hidden))
 
     def default_lr(self) -> float:
         return 1e-2

@@ -40,6 +40,7 @@ from ponderlib.mechanisms.pointer import (
     DecoderOutput,
     PointerNetwork,
     beam_search,
+    check_decoding_sizes,
     check_pointers,
     greedy_decode,
 )
@@ -371,7 +372,12 @@ class SortConfig(DecayingLRConfig):
         check_counts(MAX_BATCH, test_size=self.test_size)
         if self.test_max_len is not None:
             check_int("test_max_len", self.test_max_len, minimum=self.max_len, maximum=MAX_LENGTH)
-        super().validate()
+        super().validate()  # batch_size and eval_size, before their products
+        widths = {"hidden": self.hidden, "attention_dim": self.attention_dim}
+        check_decoding_sizes({"batch_size": self.batch_size, "eval_size": self.eval_size}, ("max_len", self.max_len), widths)
+        test = ("max_len", self.max_len) if self.test_max_len is None else ("test_max_len", self.test_max_len)
+        tested = None if self.test_max_len is None else ("test_max_len", self.min_len, self.test_max_len)
+        check_decoding_sizes({"test_size": self.test_size}, test, widths, tested=tested)
 
     def default_lr(self) -> float:
         return 1e-2

@@ -1,0 +1,562 @@
+"""Issue 40, third round: what the second probe found. Products of counts (each within its own bound)
+that size one tensor or one loop are bounded up front; extreme-but-allowed values give the right limit or a
+named refusal, never NaN; every public function checks its arguments where they enter, naming them; the
+CLI takes each option once and turns any failed allocation into its one line."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import shutil
+
+import pytest
+import torch
+from torch import nn
+
+from ponderlib.cli import _out_of_memory
+from ponderlib.mechanisms.act import ACT, ACTRNN
+from ponderlib.mechanisms.halting import geometric_prior
+from ponderlib.mechanisms.losses import kl_optimal_halting
+from ponderlib.mechanisms.pondernet import PonderNet
+from ponderlib.mechanisms.universal_transformer import UniversalTransformer
+from ponderlib.tasks.convex_hull import HullConfig
+from ponderlib.tasks.parity import (
+    ParityConfig,
+    PonderStep,
+    act_parity_model,
+    evaluate_by_difficulty,
+    evaluate_parity,
+    pondernet_parity_model,
+    predict_parity,
+    step_profile,
+)
+from ponderlib.tasks.parity_data import ParityBatch, parity_batch
+from ponderlib.tasks.sequence_parity import SequenceConfig
+from ponderlib.tasks.sorting import SortConfig
+from tests.cli_runner import ROOT
+from tests.test_hostile_limits import assert_one_line_exit_2, run_capped
+
+NAN = float("nan")
+
+# --- 1. products of counts, each count within its bound -------------------------------------------
+
+PRODUCT_CASES = [
+    (ParityConfig, dict(n_elems=10_000, max_ponder_steps=2, hidden=4, batch_size=4, eval_size=4), "difficulty_eval_size"),
+    (ParityConfig, dict(n_elems=4, difficulty_eval_size=1_000_000), "difficulty_eval_size"),
+    (ParityConfig, dict(n_elems=10_000, batch_size=1_000_000, difficulty_eval_size=1), "batch_size"),
+    (ParityConfig, dict(n_elems=10_000, eval_size=1_000_000, difficulty_eval_size=1), "eval_size"),
+    (ParityConfig, dict(n_elems=4, max_ponder_steps=10_000, hidden=4_096, batch_size=1_000), "hidden"),
+    (ParityConfig, dict(n_elems=1_000, max_ponder_steps=10_000, difficulty_eval_size=1, hidden=4), "max_ponder_steps"),
+    (ParityConfig, dict(n_elems=1_000, max_ponder_steps=2, eval_max_ponder_steps=10_000, difficulty_eval_size=1, hidden=4),
+     "eval_max_ponder_steps"),
+    (SequenceConfig, dict(seq_len=10_000, max_ponder_steps=10_000, hidden=1, n_elems=2), "max_ponder_steps"),
+    (SequenceConfig, dict(seq_len=10_000, n_elems=10_000, batch_size=2, eval_size=2), "batch_size"),
+    (SequenceConfig, dict(seq_len=1_000, n_elems=2, max_ponder_steps=100, hidden=4_096, batch_size=10), "hidden"),
+    (HullConfig, dict(test_max_points=10_000, test_size=2, beam_width=1_000), "test_max_points"),
+    (HullConfig, dict(test_max_points=500, test_size=100, beam_width=1_000), "beam_width"),
+    (SortConfig, dict(test_max_len=10_000, test_size=2), "test_max_len"),
+    (SortConfig, dict(max_len=5_000, min_len=5, batch_size=100), "batch_size"),
+]
+
+
+@pytest.mark.parametrize("config_class, fields, name", PRODUCT_CASES, ids=[f"{c.__name__}-{n}-{i}" for i, (c, _, n) in enumerate(PRODUCT_CASES)])
+def test_a_product_of_counts_in_bounds_is_refused_up_front_naming_a_count(config_class, fields, name):
+    config = config_class(**fields)
+    with pytest.raises(ValueError, match=f"^{name} must be at most"):
+        config.validate()
+
+
+@pytest.mark.parametrize(
+    "args, name",
+    [
+        (["parity", "--n-elems", "10000", "--max-ponder-steps", "2", "--hidden", "4", "--batch-size", "4", "--eval-size", "4"],
+         "difficulty_eval_size"),
+        (["parity", "--n-elems", "4", "--difficulty-eval-size", "1000000"], "difficulty_eval_size"),
+        (["sequence_parity", "--seq-len", "10000", "--max-ponder-steps", "10000", "--hidden", "1", "--n-elems", "2",
+          "--halting-bias-init", "-100"], "max_ponder_steps"),
+        (["convex_hull", "--test-max-points", "10000", "--test-size", "2", "--beam-width", "1000"], "test_max_points"),
+        (["sorting", "--test-max-len", "10000", "--test-size", "2"], "test_max_len"),
+    ],
+    ids=["parity-difficulties", "parity-profile-batch", "sequence-loop", "hull-beams", "sorting-lengths"],
+)
+def test_the_cli_refuses_a_product_before_training_in_one_line(args, name):
+    proc = run_capped("train", *args, "--max-updates", "1", timeout=60)
+    assert_one_line_exit_2(proc, name)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["std::bad_alloc", "could not create a primitive", "DefaultCPUAllocator: not enough memory: you tried to allocate 4 GB",
+     "CUDA out of memory. Tried to allocate", "[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: can't allocate memory"],
+)
+def test_the_cli_reads_every_allocation_failure_as_out_of_memory(message):
+    assert _out_of_memory(RuntimeError(message))
+    assert not _out_of_memory(RuntimeError("mat1 and mat2 shapes cannot be multiplied"))
+
+
+@pytest.mark.parametrize(
+    "args, flag",
+    [
+        (["train", "parity", "--checkpoint", "best", "--checkpoint", "final"], "--checkpoint"),
+        (["train", "parity", "--n-elems", "4", "--n-elems", "5"], "--n-elems"),
+        (["train", "sorting", "--bidirectional", "--no-bidirectional"], "bidirectional"),
+        (["sweep", "parity", "--results", "a.jsonl", "--results", "b.jsonl"], "--results"),
+    ],
+    ids=["choice", "int", "bool", "sweep-results"],
+)
+def test_an_option_given_twice_is_refused_in_one_line(args, flag):
+    proc = run_capped(*args, "--max-updates", "1", timeout=60) if args[0] == "train" else run_capped(*args, timeout=60)
+    line = assert_one_line_exit_2(proc)
+    if flag is not None:
+        assert flag in line and "twice" in line, line
+
+
+# --- 2. builders bounded, not only configs ---------------------------------------------------------
+
+HUGE_BUILDS = [
+    (lambda: act_parity_model(10**9, hidden=2), "n_elems"),
+    (lambda: act_parity_model(4, hidden=10**6), "hidden"),
+    (lambda: pondernet_parity_model(10**9, hidden=2), "n_elems"),
+    (lambda: pondernet_parity_model(4, hidden=10**6), "hidden"),
+    (lambda: PonderStep(10**9, 2), "input_size"),
+    (lambda: ACT(nn.Identity(), nn.Identity(), hidden_size=10**12), "hidden_size"),
+    (lambda: PonderNet(nn.Identity(), hidden_size=10**12), "hidden_size"),
+    (lambda: UniversalTransformer(d_model=4, heads=2, d_transition=10**9), "d_transition"),
+    (lambda: UniversalTransformer(d_model=10**6, heads=2, d_transition=4), "d_model"),
+    (lambda: parity_batch(10**6, 10**4), "batch_size"),
+]
+
+
+@pytest.mark.parametrize("build, name", HUGE_BUILDS, ids=[n + str(i) for i, (_, n) in enumerate(HUGE_BUILDS)])
+def test_a_builder_refuses_a_huge_size_by_name(build, name):
+    with pytest.raises(ValueError, match=name):
+        build()
+
+
+def test_actrnn_bounds_the_sequence_and_its_ponder_steps():
+    act = act_parity_model(3, hidden=4, max_ponder_steps=2)
+    with pytest.raises(ValueError, match="inputs"):
+        ACTRNN(act)(torch.zeros(1, 10_001, 3))
+    with pytest.raises(ValueError, match="max_ponder_steps"):
+        ACTRNN(act_parity_model(3, hidden=4, max_ponder_steps=10_000))(torch.zeros(1, 1_000, 3))
+
+
+# --- 3. evaluate_by_difficulty, predict_parity, evaluate_parity, step_profile ---------------------
+
+@pytest.fixture(scope="module")
+def models():
+    torch.manual_seed(0)
+    return act_parity_model(4, hidden=8, max_ponder_steps=3), pondernet_parity_model(4, hidden=8, max_ponder_steps=3)
+
+
+@pytest.mark.parametrize(
+    "difficulties, error, name",
+    [
+        ([1] * 10**6, ValueError, "difficulties"),
+        (itertools.count(1), TypeError, "difficulties"),
+        (3, TypeError, "difficulties"),
+        ("12", TypeError, "difficulties"),
+        ([0], ValueError, "difficulties"),
+        ([2, 2], ValueError, "difficulties"),
+        ([], ValueError, "difficulties"),
+    ],
+    ids=["million", "endless", "int", "str", "zero", "twice", "empty"],
+)
+def test_evaluate_by_difficulty_checks_its_difficulties(models, difficulties, error, name):
+    with pytest.raises(error, match=name):
+        evaluate_by_difficulty(models[1], 4, difficulties, samples_per_difficulty=1, seed=0)
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["act", "pondernet"])
+def test_evaluation_checks_halting_rule_and_generator_for_either_method(models, which):
+    model, batch = models[which], parity_batch(5, 4)
+    with pytest.raises(ValueError, match="halting_rule"):
+        predict_parity(model, batch.inputs, halting_rule="bogus")
+    for generator in ("abc", 3):
+        with pytest.raises(TypeError, match="generator"):
+            predict_parity(model, batch.inputs, generator=generator)
+    with pytest.raises(ValueError, match="halting_rule"):
+        evaluate_parity(model, batch, halting_rule="nope")
+    with pytest.raises(ValueError, match="halting_rule"):
+        evaluate_by_difficulty(model, 4, samples_per_difficulty=2, seed=0, halting_rule="bogus")
+
+
+def test_evaluate_by_difficulty_refuses_a_model_without_parameters_by_name():
+    with pytest.raises(ValueError, match="model"):
+        evaluate_by_difficulty(PonderNet(nn.Identity(), 3), 4, samples_per_difficulty=2, seed=0)
+
+
+def test_a_correlation_over_one_value_is_refused_by_name(models):
+    evaluation = evaluate_by_difficulty(models[1], 4, [2], samples_per_difficulty=1, seed=0)
+    with pytest.raises(ValueError, match="difficulties"):
+        evaluation.correlation_on([2])
+
+
+def _targets(batch, kind):
+    return {
+        "twos": batch.targets * 2, "nan": batch.targets * NAN, "column": batch.targets[:, None],
+        "one": batch.targets[:1], "two of five": batch.targets[:2], "list": batch.targets.tolist(),
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["twos", "nan", "column", "one", "two of five", "list"])
+@pytest.mark.parametrize("use", ["evaluate_parity", "step_profile"])
+def test_a_parity_batch_with_bad_targets_is_refused_naming_targets(models, kind, use):
+    batch = parity_batch(5, 4)
+    bad = ParityBatch(batch.inputs, _targets(batch, kind), batch.difficulty)
+    with pytest.raises((ValueError, TypeError), match="targets"):
+        if use == "evaluate_parity":
+            evaluate_parity(models[1], bad)
+        else:
+            step_profile(models[1], bad, None, 0.01)
+
+
+def test_step_profile_refuses_a_prior_that_is_not_a_tensor(models):
+    with pytest.raises(TypeError, match="prior"):
+        step_profile(models[1], parity_batch(5, 4), [0.5, 0.3, 0.2], 0.01)
+
+
+# --- 4. kl_optimal_halting: the right limit or a named refusal, never NaN --------------------------
+
+PRIOR = geometric_prior(0.2, 4)
+
+
+@pytest.mark.parametrize(
+    "losses, beta",
+    [
+        (torch.rand(3, 4) + 0.1, 1e-300),
+        (torch.rand(3, 4) + 0.1, 1e-45),
+        (torch.tensor([[-3e38, 0.0, 0.0, 0.0]]), 1e-3),
+        (torch.rand(3, 4).half() * 1000, 1e-3),
+        (torch.rand(3, 4), 1e6),
+    ],
+    ids=["beta-1e-300", "beta-1e-45", "huge-negative-loss", "float16", "beta-max"],
+)
+def test_kl_optimal_halting_is_a_distribution_at_extreme_allowed_values(losses, beta):
+    p = kl_optimal_halting(losses, PRIOR, beta)
+    assert p.dtype == losses.dtype and torch.isfinite(p).all()
+    assert torch.allclose(p.double().sum(-1), torch.ones(len(losses), dtype=torch.float64), atol=1e-3)
+
+
+def test_kl_optimal_halting_tends_to_the_least_loss_as_beta_tends_to_zero():
+    losses = torch.tensor([[0.3, 0.1, 0.2, 0.4], [0.5, 0.5, 0.1, 0.1]])
+    p = kl_optimal_halting(losses, PRIOR, 1e-300)
+    expected = torch.tensor([[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, PRIOR[2] / (PRIOR[2] + PRIOR[3]), PRIOR[3] / (PRIOR[2] + PRIOR[3])]])
+    assert torch.allclose(p, expected, atol=1e-6)
+    assert torch.allclose(kl_optimal_halting(losses, PRIOR, 0.01), torch.softmax(PRIOR.log() - losses / 0.01, -1), atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "losses, name",
+    [
+        (torch.ones(2, 4, dtype=torch.long), "step_losses"),
+        (torch.ones(2, 4, dtype=torch.bool), "step_losses"),
+        (torch.rand(0, 4), "step_losses"),
+        (torch.rand(2, 4, device="meta"), "step_losses"),
+    ],
+    ids=["int", "bool", "empty", "meta"],
+)
+def test_kl_optimal_halting_refuses_what_holds_no_losses(losses, name):
+    with pytest.raises(ValueError, match=name):
+        kl_optimal_halting(losses, PRIOR, 0.01)
+
+
+def test_step_profile_at_a_tiny_beta_is_finite(models):
+    profile = step_profile(models[1], parity_batch(5, 4), geometric_prior(0.2, 3), 1e-300)
+    assert torch.isfinite(profile.kl_optimum).all()
+
+
+# --- 5. models: state, meta tensors, a step function that is not one --------------------------------
+
+@pytest.mark.parametrize("state", [torch.zeros(3, 8), torch.zeros(8)], ids=["other-batch", "rank-1"])
+def test_act_names_a_state_of_the_wrong_shape(models, state):
+    with pytest.raises(ValueError, match="state"):
+        models[0](parity_batch(5, 4).inputs, state=state)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: act_parity_model(4, hidden=8).to("meta")(torch.zeros(5, 4, device="meta")),
+        lambda: pondernet_parity_model(4, hidden=8).to("meta")(torch.zeros(5, 4, device="meta")),
+        lambda: pondernet_parity_model(4, hidden=8).to("meta").infer(torch.zeros(5, 4, device="meta")),
+    ],
+    ids=["act", "pondernet", "pondernet-infer"],
+)
+def test_a_meta_input_is_refused_naming_x(call):
+    with pytest.raises(ValueError, match="x"):
+        call()
+
+
+def test_halting_and_losses_refuse_meta_tensors_by_name():
+    from ponderlib.mechanisms.halting import pondernet_halting
+    from ponderlib.mechanisms.losses import act_loss
+
+    with pytest.raises(ValueError, match="lambdas"):
+        pondernet_halting(torch.rand(2, 3, device="meta"))
+    with pytest.raises(ValueError, match="ponder_cost"):
+        act_loss(torch.tensor(1.0, device="meta"), torch.ones(2, device="meta"), 0.1)
+
+
+@pytest.mark.parametrize(
+    "build, name",
+    [
+        (lambda: PonderNet("step", 4), "step"),
+        (lambda: ACT("cell", nn.Identity(), 4), "cell"),
+        (lambda: ACT(nn.Identity(), "out", 4), "output_layer"),
+        (lambda: ACTRNN("act"), "act"),
+    ],
+    ids=["pondernet-step", "act-cell", "act-output", "actrnn"],
+)
+def test_a_step_function_that_is_not_callable_is_a_type_error(build, name):
+    with pytest.raises(TypeError, match=name):
+        build()
+
+
+@pytest.mark.parametrize("use", ["forward", "infer"])
+def test_a_step_whose_lambda_is_not_one_per_sample_is_named(use):
+    model = PonderNet(lambda x, h: (x.sum(1), h, torch.full((x.shape[0], 2), 0.5)), 4)
+    with pytest.raises(ValueError, match="lambda"):
+        getattr(model, use)(parity_batch(5, 4).inputs)
+
+
+# --- 6. fit: its arguments once at entry, a missing metric at the first evaluation, no NaN -----------
+
+def _fit(config=None, loss=None, evaluate=None, target_metric="accuracy", model=None):
+    from ponderlib.core.engine import TrainConfig, fit
+
+    model = nn.Linear(2, 1) if model is None else model
+    x = torch.randn(8, 2)
+    loss = (lambda: model(x).pow(2).mean()) if loss is None else loss
+    evaluate = (lambda: {"accuracy": 0.5}) if evaluate is None else evaluate
+    config = TrainConfig(max_updates=2, progress=False) if config is None else config
+    return fit(model, loss, evaluate, config, target_metric=target_metric, desc="t")
+
+
+def _config(**fields):
+    from ponderlib.core.engine import TrainConfig
+
+    return TrainConfig(**{"max_updates": 2, "progress": False, **fields})
+
+
+def _parity_config(**fields):
+    return ParityConfig(**{"max_updates": 2, "progress": False, **fields})
+
+
+FIT_CASES = [
+    (dict(config=_config(max_updates=0)), ValueError, "max_updates"),
+    (dict(config=_config(max_updates=-5)), ValueError, "max_updates"),
+    (dict(config=_config(eval_every=0)), ValueError, "eval_every"),
+    (dict(config="cfg"), TypeError, "config"),
+    (dict(config={"max_updates": 1}), TypeError, "config"),
+    (dict(config=_config(target_accuracy=0.9), target_metric="nope"), ValueError, "nope"),
+    (dict(config=_parity_config(checkpoint="best-beyond", max_nonzero=3)), ValueError, "extrapolation_accuracy"),
+    (dict(config=_parity_config(checkpoint="best"), evaluate=lambda: {"accuracy": None}), ValueError, "accuracy"),
+    (dict(config=_parity_config(checkpoint="best"), evaluate=lambda: {"accuracy": "0.5"}), ValueError, "accuracy"),
+    (dict(evaluate=lambda: [0.5]), TypeError, "evaluate"),
+    (dict(evaluate="abc"), TypeError, "evaluate"),
+    (dict(loss=lambda: torch.ones(3, requires_grad=True)), ValueError, "loss_on_fresh_batch"),
+    (dict(loss=lambda: 1.0), TypeError, "loss_on_fresh_batch"),
+    (dict(loss="abc"), TypeError, "loss_on_fresh_batch"),
+    (dict(loss=lambda: torch.tensor(NAN, requires_grad=True)), ValueError, "loss_on_fresh_batch"),
+    (dict(model="m"), TypeError, "model"),
+    (dict(model=nn.Identity()), ValueError, "model"),
+    (dict(target_metric=3), TypeError, "target_metric"),
+]
+
+
+@pytest.mark.parametrize("kwargs, error, name", FIT_CASES, ids=[f"{n}-{i}" for i, (_, _, n) in enumerate(FIT_CASES)])
+def test_fit_checks_its_arguments_by_name(kwargs, error, name):
+    with pytest.raises(error, match=name):
+        _fit(**kwargs)
+
+
+def test_a_nan_loss_stops_fit_at_its_training_update():
+    model = nn.Linear(2, 1)
+    calls = iter(range(100))
+
+    def loss():
+        return model(torch.ones(4, 2)).mean() * (NAN if next(calls) == 2 else 1.0)
+
+    with pytest.raises(ValueError, match="training update 3"):
+        _fit(config=_config(max_updates=10), loss=loss, model=model)
+
+
+def test_a_checkpoint_metric_nan_at_every_evaluation_keeps_the_final_network():
+    result = _fit(config=_parity_config(checkpoint="best", eval_every=1), evaluate=lambda: {"accuracy": NAN})
+    assert result.checkpoint_update is None and result.updates == 2
+
+
+def test_a_checkpoint_skips_nan_evaluations():
+    values = iter([NAN, 0.4, NAN, 0.3])
+    result = _fit(config=_parity_config(checkpoint="best", eval_every=1, max_updates=4), evaluate=lambda: {"accuracy": next(values)})
+    assert result.checkpoint_update == 2
+
+
+# --- 7. small entry points: setup_chapter, on_evaluate ------------------------------------------------
+
+@pytest.mark.parametrize("seed, error", [(-1, ValueError), ("0", ValueError), (2**64, ValueError), (NAN, ValueError), (True, ValueError)])
+def test_setup_chapter_checks_its_seed(seed, error):
+    from ponderlib.core.engine import setup_chapter
+
+    with pytest.raises(error, match="seed"):
+        setup_chapter(seed)
+
+
+def test_on_evaluate_refuses_what_is_not_callable():
+    from ponderlib.core.engine import on_evaluate
+
+    with pytest.raises(TypeError, match="callback"):
+        with on_evaluate("x"):
+            pass
+
+
+# --- 8. evidence: a record's point is its config's, its cost is a cost ------------------------------
+
+def _tampered(tmp_path, change):
+    source = ROOT / "evidence" / "act-parity-live.jsonl"
+    lines = source.read_text().splitlines()
+    record = json.loads(lines[0])
+    change(record)
+    lines[0] = json.dumps(record)
+    path = tmp_path / "act-parity-live.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+TAMPERED = {
+    "point-mismatch": (lambda r: r["point"].update(halting_bias_init=-r["point"]["halting_bias_init"]), "point"),
+    "point-extra": (lambda r: r["point"].update(zzz=1), "point"),
+    "seconds-nan": (lambda r: r["summary"].update(seconds=NAN), "seconds"),
+    "seconds-negative": (lambda r: r["summary"].update(seconds=-3.0), "seconds"),
+    "seconds-str": (lambda r: r["summary"].update(seconds="3"), "seconds"),
+    "threads-zero": (lambda r: r["summary"].update(torch_threads=0), "torch_threads"),
+    "updates-missing": (lambda r: r["summary"].pop("updates"), "updates"),
+    "updates-str": (lambda r: r["summary"].update(updates="5000"), "updates"),
+    "source-str": (lambda r: r.update(source="abc"), "source"),
+}
+
+
+@pytest.mark.parametrize("case", list(TAMPERED))
+def test_evidence_refuses_a_tampered_record_and_leaves_the_file(tmp_path, case):
+    from ponderlib.sweep.evidence import Evidence
+
+    change, name = TAMPERED[case]
+    path = _tampered(tmp_path, change)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match=name):
+        Evidence.load("act-parity-live", folder=tmp_path)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("case", ["point-mismatch", "point-extra"])
+def test_sweep_summary_refuses_a_record_whose_point_is_not_its_config(tmp_path, case):
+    path = _tampered(tmp_path, TAMPERED[case][0])
+    proc = run_capped("sweep", "--summary", str(path), timeout=60)
+    assert_one_line_exit_2(proc, "point")
+
+
+def test_evidence_names_a_bad_metric_and_a_bad_folder(tmp_path):
+    from ponderlib.sweep.evidence import Evidence
+
+    shutil.copy(ROOT / "evidence" / "act-parity-live.jsonl", tmp_path)
+    evidence = Evidence.load("act-parity-live", folder=tmp_path)
+    with pytest.raises(TypeError, match="name"):
+        evidence.values(123, halting_bias_init=1.0)
+    with pytest.raises(ValueError, match="nope"):
+        evidence.values("nope", halting_bias_init=1.0)
+    for folder in (123, b"/tmp"):
+        with pytest.raises(TypeError, match="folder"):
+            Evidence.load("act-parity-live", folder=folder)
+
+
+# --- 9. the thinking-time figure ------------------------------------------------------------------
+
+class _Run:
+    def __init__(self, expected, sampled):
+        self.expected_ponder_steps, self.mean_ponder_steps = expected, sampled
+
+
+RUNS = [_Run(3.0, 2.5), _Run(4.0, 3.0)]
+FIGURE_CASES = [
+    (([RUNS], 5.0), {}, TypeError, "groups"),
+    (("abc", 5.0), {}, TypeError, "groups"),
+    (({"a": "xyz"}, 5.0), {}, TypeError, "groups"),
+    (({"a": [{"expected_ponder_steps": 1.0, "mean_ponder_steps": 1.0}]}, 5.0), {}, TypeError, "groups"),
+    (({"a": RUNS}, NAN), {}, ValueError, "prior_mean"),
+    (({"a": RUNS}, math.inf), {}, ValueError, "prior_mean"),
+    (({"a": RUNS}, -3.0), {}, ValueError, "prior_mean"),
+    (({"a": RUNS}, "5"), {}, ValueError, "prior_mean"),
+    (({"a": RUNS}, None), {}, ValueError, "prior_mean"),
+    (({"a": RUNS}, 5.0), {"paper": NAN}, ValueError, "paper"),
+    (({"a": RUNS}, 5.0), {"paper": "3"}, ValueError, "paper"),
+    (({"a": RUNS}, 5.0), {"title": 3}, TypeError, "title"),
+    (({"a": [_Run(NAN, 2.0)]}, 5.0), {}, ValueError, "expected_ponder_steps"),
+    (({"a": [_Run(3.0, -2.0)]}, 5.0), {}, ValueError, "mean_ponder_steps"),
+    (({"a": [_Run("3", 2.0)]}, 5.0), {}, ValueError, "expected_ponder_steps"),
+]
+
+
+@pytest.mark.parametrize("args, kwargs, error, name", FIGURE_CASES, ids=[f"{n}-{i}" for i, (*_, n) in enumerate(FIGURE_CASES)])
+def test_the_thinking_time_figure_refuses_by_name(args, kwargs, error, name):
+    import matplotlib.pyplot as plt
+
+    from ponderlib.figures.pondernet import plot_thinking_time_by_setting
+
+    before = plt.get_fignums()
+    with pytest.raises(error, match=name):
+        plot_thinking_time_by_setting(*args, **kwargs)
+    assert plt.get_fignums() == before
+
+
+# --- 10. live claims -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def live_claims():
+    from ponderlib.experiments.claims import LIVE_CLAIMS
+    from ponderlib.sweep.evidence import Evidence
+
+    with_point = next(c for c in LIVE_CLAIMS.values() if c.point is not None)
+    without_point = next(c for c in LIVE_CLAIMS.values() if c.point is None)
+    good = Evidence.load(with_point.preset).runs(**with_point.point)[0]
+    return with_point, without_point, good
+
+
+def _live_cases(good):
+    return {
+        "seed-huge": ("point", [{**good, "seed": 2**70}], ValueError, "seed"),
+        "seed-str": ("point", [{**good, "seed": "0"}], ValueError, "seed"),
+        "twice": ("point", [good, good], ValueError, "twice"),
+        "no-seed": ("point", [{k: v for k, v in good.items() if k != "seed"}], ValueError, "seed"),
+        "no-config": ("point", [{k: v for k, v in good.items() if k != "config"}], ValueError, "config"),
+        "config-none": ("point", [{**good, "config": None}], ValueError, "config"),
+        "row-empty": ("row", [{}], ValueError, "live"),
+        "row-of-empty": ("row", [{"a": {}}], ValueError, "config"),
+    }
+
+
+@pytest.mark.parametrize("case", ["seed-huge", "seed-str", "twice", "no-seed", "no-config", "config-none", "row-empty", "row-of-empty"])
+def test_check_live_claims_checks_each_live_run(live_claims, case):
+    from ponderlib.experiments.claims import check_live_claims
+
+    with_point, without_point, good = live_claims
+    kind, live, error, name = _live_cases(good)[case]
+    with pytest.raises(error, match=name):
+        check_live_claims(with_point if kind == "point" else without_point, live)
+
+
+def test_live_claims_check_preset_and_point_when_built(live_claims):
+    from ponderlib.experiments.claims import LiveClaims, claim_rates
+
+    with_point = live_claims[0]
+    claims = {"x": lambda run: True}
+    with pytest.raises(TypeError, match="preset"):
+        LiveClaims(["a"], claims)
+    for point in ("abc", [1]):
+        with pytest.raises(TypeError, match="point"):
+            LiveClaims(with_point.preset, claims, point=point)
+    with pytest.raises(ValueError, match="point"):
+        LiveClaims(with_point.preset, claims, point={"bogus": 1})
+    with pytest.raises(TypeError, match="evidence"):
+        claim_rates(with_point, "x")
