@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import pathlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import anywidget
 import torch
@@ -130,13 +130,19 @@ def _check_lambda_p(lambda_p: float) -> float:
     return float(lambda_p)
 
 
+def _check_each(name: str, values: object, count: int, check: Callable[[str, float], None], what: str) -> list[float]:
+    """``values`` as a list of ``count`` floats, each passing ``check``, or ``ValueError`` naming ``name`` (or
+    the entry) and saying ``what`` they must be."""
+    given = list(values) if isinstance(values, (list, tuple)) else None
+    if given is None or len(given) != count:
+        raise ValueError(f"{name} must be a list of {count} {what}, got {values!r}")
+    for index, value in enumerate(given):
+        check(f"{name}[{index}]", value)
+    return [float(value) for value in given]
+
+
 def _check_step_losses(step_losses: Sequence[float], steps: int) -> list[float]:
-    values = list(step_losses) if isinstance(step_losses, (list, tuple)) else None
-    if values is None or len(values) != steps:
-        raise ValueError(f"step_losses must be a list of {steps} finite numbers >= 0 (one per step), got {step_losses!r}")
-    for index, value in enumerate(values):
-        check_non_negative(f"step_losses[{index}]", value)
-    return [float(value) for value in values]
+    return _check_each("step_losses", step_losses, steps, check_non_negative, "finite numbers >= 0 (one per step)")
 
 
 class PonderNetExplorable(anywidget.AnyWidget):
@@ -235,12 +241,7 @@ def _check_array(array: Sequence[float]) -> list[float]:
 
 
 def _check_scores(scores: Sequence[float], positions: int) -> list[float]:
-    values = list(scores) if isinstance(scores, (list, tuple)) else None
-    if values is None or len(values) != positions:
-        raise ValueError(f"scores must be a list of {positions} finite numbers (one per position), got {scores!r}")
-    for index, value in enumerate(values):
-        check_finite(f"scores[{index}]", value)
-    return [float(value) for value in values]
+    return _check_each("scores", scores, positions, check_finite, "finite numbers (one per position)")
 
 
 def _check_emitted(emitted: Sequence[int], positions: int) -> list[int]:

@@ -26,9 +26,7 @@ function render({ model, el }) {
   const texts = { array: model.get("array").join(" "), scores: scores.map(String) };
   const saved = { array: texts.array, emitted: model.get("emitted").join(" ") }; // what update last saved
 
-  const root = make("div", { class: "pe pe-pointer", "data-explorable": "pointer" });
-  root.style.setProperty("--pe-color", color);
-  root.append(make("style", {}, [BASE_CSS + CSS]));
+  const root = explorableRoot("pointer", color, CSS);
 
   const arrayField = make("input", { type: "text", "aria-label": "the input array x_1 to x_n",
     "data-control": "array", spellcheck: "false" });
@@ -70,12 +68,7 @@ function render({ model, el }) {
     const y = (value) => lower - (lower - upper) * value;
     chart.replaceChildren();
     chart.setAttribute("aria-label", `bars: p(C_i = j) for the ${n} input positions; crosses: masked`);
-    chart.append(svg("line", { x1: left, x2: right, y1: lower, y2: lower, stroke: "currentColor" }));
-    for (const value of [0, 0.5, 1]) {
-      const label = svg("text", { x: left - 4, y: y(value) + 4, "text-anchor": "end" });
-      label.textContent = String(value);
-      chart.append(label);
-    }
+    axis(chart, left, right, lower, y, [0, 0.5, 1]);
     array.forEach((x, j) => {
       const middle = left + width * (j + 0.5);
       const p = step.probs[j];
@@ -108,21 +101,13 @@ function render({ model, el }) {
   }
 
   function update() {
-    let array;
-    let values;
-    let step;
-    try {
-      array = parseArray(texts.array);
-      values = texts.scores.slice(0, array.length).map(parse);
-      step = pointerStep(values, chosen.slice(0, array.length).map((used) => !used));
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      message.textContent = `${error.message}: the page computes nothing until it is fixed.`;
-      results.hidden = true;
-      return;
-    }
-    message.textContent = "";
-    results.hidden = false;
+    const computed = computeOrSay(() => {
+      const given = parseArray(texts.array);
+      const scored = texts.scores.slice(0, given.length).map(parse);
+      return [given, scored, pointerStep(scored, chosen.slice(0, given.length).map((used) => !used))];
+    }, message, results);
+    if (computed === null) return;
+    const [array, values, step] = computed;
     scoreControls.forEach((control, j) => { control.row.hidden = j >= array.length; });
     const masked = array.map((_, j) => j + 1).filter((j) => chosen[j - 1]);
     out.masked.textContent = masked.length ? masked.join(", ") : "none";
@@ -167,27 +152,15 @@ function render({ model, el }) {
       update();
     });
   });
-  // Set from Python while a kernel runs: the page shows the new inputs (its own changes come back as
-  // the values it last saved, and change nothing).
-  model.on("change:array", () => {
-    if (model.get("array").join(" ") === saved.array) return;
-    texts.array = model.get("array").join(" ");
-    showValues();
-    update();
-  });
-  model.on("change:scores", () => {
-    const given = model.get("scores");
-    if (given.every((u, j) => u === scores[j])) return;
+  // Set from Python while a kernel runs (the page's own changes come back as the values it last saved).
+  const redraw = () => { showValues(); update(); };
+  follow(model, "array", (given) => given.join(" ") === saved.array, (given) => { texts.array = given.join(" "); }, redraw);
+  follow(model, "scores", (given) => given.every((u, j) => u === scores[j]), (given) => {
     given.forEach((u, j) => { scores[j] = u; texts.scores[j] = String(u); });
-    showValues();
-    update();
-  });
-  model.on("change:emitted", () => {
-    if (model.get("emitted").join(" ") === saved.emitted) return;
-    chosen.forEach((_, j) => { chosen[j] = model.get("emitted").includes(j + 1); });
-    showValues();
-    update();
-  });
+  }, redraw);
+  follow(model, "emitted", (given) => given.join(" ") === saved.emitted, (given) => {
+    chosen.forEach((_, j) => { chosen[j] = given.includes(j + 1); });
+  }, redraw);
   showValues();
   update();
 }

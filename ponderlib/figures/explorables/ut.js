@@ -24,15 +24,17 @@ function render({ model, el }) {
   let position = 0;
   const texts = { eps: String(eps), units: units.map((row) => row.map(String)) };
 
-  const root = make("div", { class: "pe pe-ut", "data-explorable": "ut" });
-  root.style.setProperty("--pe-color", color);
-  root.append(make("style", {}, [BASE_CSS + CSS]));
+  const root = explorableRoot("ut", color, CSS);
 
-  const stepChoice = make("select", { "aria-label": "ponder steps allowed, M", "data-control": "steps" });
-  for (let n = 1; n <= MAX_STEPS; n += 1) stepChoice.append(make("option", { value: n }, [String(n)]));
-  root.append(row(["M"], make("span", {}, ["ponder steps allowed"]), stepChoice));
-  const epsControl = slider("slack eps", 0, 0.5, 0.005, "eps");
-  root.append(row(["ε"], epsControl.range, epsControl.field));
+  const { stepChoice, epsControl } = capAndSlack(root, (value, text) => {
+    if (typeof value === "number") eps = value;
+    texts.eps = text;
+  }, (chosen) => {
+    steps = chosen;
+    step = Math.min(step, steps);
+    showValues();
+    update();
+  }, update);
   const positionChoice = make("select", { "aria-label": "the position whose halting units you set",
     "data-control": "position" });
   program.forEach((line, i) => positionChoice.append(make("option", { value: i }, [`${i + 1}: ${line}`])));
@@ -136,18 +138,9 @@ function render({ model, el }) {
   }
 
   function update() {
-    let computed;
-    try {
-      const rows = texts.units.map((row) => row.slice(0, steps).map(parse));
-      computed = positionHalting(rows, parse(texts.eps));
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      message.textContent = `${error.message}: the page computes nothing until it is fixed.`;
-      results.hidden = true;
-      return;
-    }
-    message.textContent = "";
-    results.hidden = false;
+    const computed = computeOrSay(() => positionHalting(texts.units.map((row) => row.slice(0, steps).map(parse)),
+      parse(texts.eps)), message, results);
+    if (computed === null) return;
     const frozen = computed.frozenAt(step);
     const running = program.map((_, i) => i + 1).filter((i) => !frozen.includes(i));
     stepText.textContent = `${step}, `;
@@ -183,16 +176,6 @@ function render({ model, el }) {
     if (typeof value === "number") units[position][n] = value;
     texts.units[position][n] = text;
   }, update));
-  listen(epsControl, (value, text) => {
-    if (typeof value === "number") eps = value;
-    texts.eps = text;
-  }, update);
-  stepChoice.addEventListener("change", () => {
-    steps = Number(stepChoice.value);
-    step = Math.min(step, steps);
-    showValues();
-    update();
-  });
   positionChoice.addEventListener("change", () => {
     position = Number(positionChoice.value);
     showValues();
@@ -201,30 +184,16 @@ function render({ model, el }) {
     step = Number(viewControl.range.value);
     update();
   });
-  // Set from Python while a kernel runs: the page shows the new inputs (its own changes come back as
-  // the values it already holds, and change nothing).
-  model.on("change:halting_units", () => {
-    const given = model.get("halting_units");
-    if (given[0].length === steps && given.every((row, i) => row.every((h, n) => h === units[i][n]))) return;
+  // Set from Python while a kernel runs.
+  const redraw = () => { showValues(); update(); };
+  follow(model, "halting_units", (given) => given[0].length === steps
+    && given.every((row, i) => row.every((h, n) => h === units[i][n])), (given) => {
     given.forEach((row, i) => row.forEach((h, n) => { units[i][n] = h; texts.units[i][n] = String(h); }));
     steps = given[0].length;
     step = Math.min(step, steps);
-    showValues();
-    update();
-  });
-  model.on("change:eps", () => {
-    if (model.get("eps") === eps) return;
-    eps = model.get("eps");
-    texts.eps = String(eps);
-    showValues();
-    update();
-  });
-  model.on("change:step", () => {
-    if (model.get("step") === step) return;
-    step = model.get("step");
-    showValues();
-    update();
-  });
+  }, redraw);
+  follow(model, "eps", (given) => given === eps, (given) => { eps = given; texts.eps = String(given); }, redraw);
+  follow(model, "step", (given) => given === step, (given) => { step = given; }, redraw);
   showValues();
   update();
 }
