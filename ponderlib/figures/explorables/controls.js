@@ -54,9 +54,9 @@ function parse(text) {
   return trimmed === "" || Number.isNaN(Number(trimmed)) ? trimmed : Number(trimmed);
 }
 
-// A field to type a number in, large enough for a thumb.
-function numberField(label, control, index) {
-  const field = make("input", { type: "number", min: 0, step: "any", inputmode: "decimal",
+// A field to type a number in (min, the smallest its arrows step to), large enough for a thumb.
+function numberField(label, control, index, min = 0) {
+  const field = make("input", { type: "number", min, step: "any", inputmode: "decimal",
     "aria-label": label, "data-control": control });
   if (index !== undefined) field.dataset.step = index;
   return field;
@@ -67,7 +67,7 @@ function slider(label, min, max, step, control, index) {
   const range = make("input", { type: "range", min, max, step, "aria-label": label,
     "data-control": control });
   if (index !== undefined) range.dataset.step = index;
-  return { range, field: numberField(label, control, index) };
+  return { range, field: numberField(label, control, index, min) };
 }
 
 // A row of the controls: a label, then its inputs.
