@@ -1243,7 +1243,7 @@ def _pointer_explorable_problems(page) -> list[str]:
         problems += check(array, scores, emitted)
     # Dragging computes too: u_1 dragged to the right end of its slider (6) of the last case.
     array, scores, emitted = POINTER_CASES[-1]
-    explorable.locator(f'input[data-control="chosen"][data-step="1"]').set_checked(False)
+    explorable.locator('input[data-control="chosen"][data-step="1"]').set_checked(False)
     _drag_to_right_end(page, explorable.locator('input[type=range][data-control="u"][data-step="1"]'))
     problems += check(array, [6.0] + scores[1:], [j for j in emitted if j != 1])
     return problems + _refusal_problems(explorable, POINTER_EXPLORABLE_REFUSED) + _thumb_problems(explorable)
