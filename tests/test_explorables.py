@@ -24,7 +24,6 @@ from ponderlib.figures.explorables import (
     module_source,
 )
 from ponderlib.mechanisms.halting import act_halting
-from ponderlib.mechanisms.pointer import PointerNetwork, pointer_step
 from ponderlib.mechanisms.universal_transformer import UniversalTransformer
 from tests.explorable_cases import ACT_CASES, POINTER_CASES, PONDERNET_CASES, UT_CASES, UT_PROGRAM
 
@@ -227,24 +226,6 @@ def test_the_page_computes_the_pointer_step_as_the_library_does():
     everything_masked = PointerExplorable([2.0, 5.0, 1.0], [1.0, 1.0, 1.0], [1, 2, 3]).step()
     assert everything_masked.choice.item() == -1 and everything_masked.probs.sum().item() == 0.0
     assert PointerExplorable([2.0, 5.0, 1.0, 3.0], [1.5, 1.5, 0.0, -2.0], []).step().choice.item() == 0  # the first of equals
-
-
-def test_pointer_step_is_the_pointer_networks_decoder_step():
-    """pointer_step on the scores a PointerNetwork's decoder step computes gives that step's log p(C_i = j),
-    and its choice is the position greedy decoding emits."""
-    torch.manual_seed(0)
-    net = PointerNetwork("pointer", hidden=8, attention_dim=4, max_positions=5).eval()
-    inputs, lengths = torch.tensor([[0.3, 0.9, 0.1, 0.5, 0.7], [0.2, 0.4, 0.6, 0.0, 0.0]]), torch.tensor([5, 3])
-    with torch.no_grad():
-        decoded = net(inputs, lengths)
-        encoded = net.encode(inputs, lengths)
-        keys = net.attention.project_keys(encoded.states)
-        log_p, _, (d_1, _) = net.step(encoded, keys, net.start.expand(2, -1), encoded.initial, decoded.available[:, 0])
-        step = pointer_step(net.attention.scores(keys, d_1), decoded.available[:, 0])
-    assert torch.allclose(step.log_probs, log_p) and torch.equal(step.log_probs, decoded.log_probs[:, 0])
-    assert torch.equal(step.choice, decoded.pointers[:, 0])
-    finished = pointer_step(torch.zeros(1, 3), torch.zeros(1, 3, dtype=torch.bool))
-    assert finished.choice.tolist() == [-1] and finished.probs.tolist() == [[0.0, 0.0, 0.0]]
 
 
 @pytest.mark.parametrize(
