@@ -8,6 +8,7 @@ import base64
 import json
 import math
 import os
+import pathlib
 import shutil
 import subprocess
 
@@ -22,6 +23,7 @@ from ponderlib.figures.explorables import (
     PonderNetExplorable,
     UTHaltingExplorable,
     module_source,
+    pondernet_quantities,
 )
 from ponderlib.mechanisms.halting import act_halting
 from ponderlib.mechanisms.universal_transformer import UniversalTransformer
@@ -335,3 +337,25 @@ def test_the_program_widget_state_carries_the_arithmetic_and_the_inputs():
         ["a = 1", "b = a"], [[0.995, 0.5], [0.3, 0.8]], 0.01, 2)
     assert "export function positionHalting" in saved["_esm"] and "export function actHalting" in saved["_esm"]
     assert explorable.frozen_at(2) == [1] and explorable.halting().ponder_steps.tolist() == [1, 2]
+
+
+def test_pondernet_quantities_need_no_widget():
+    assert pondernet_quantities(*PONDERNET_CASES[0]) == PonderNetExplorable(*PONDERNET_CASES[0]).quantities()
+    with pytest.raises(ValueError, match=r"lambda_p must be in \(0, 1\), got 1"):
+        pondernet_quantities([0.5, 1.0], 1, "last", [1.0, 1.0])
+
+
+@pytest.mark.parametrize("notebook", sorted((pathlib.Path(__file__).parents[1] / "book").glob("ch*.ipynb")), ids=lambda p: p.stem)
+def test_a_lesson_saves_only_the_explorables_it_shows(notebook):
+    """nbclient saves every widget a chapter ever opened, closed or not: an explorable built in a hidden check
+    would ride along in the page's widget state (its whole module, some 20 kB) and be printed in the PDF."""
+    saved = json.loads(notebook.read_text(encoding="utf-8"))["metadata"].get("widgets", {})
+    models = saved.get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    explorables = {model_id for model_id, model in models.items() if model["model_module"] == "anywidget"}
+    shown = {
+        output["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+        for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        for output in cell.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+    }
+    assert explorables <= shown, f"{len(explorables - shown)} explorables saved in {notebook.name} that no cell shows"

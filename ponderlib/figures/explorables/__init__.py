@@ -145,6 +145,47 @@ def _check_step_losses(step_losses: Sequence[float], steps: int) -> list[float]:
     return _check_each("step_losses", step_losses, steps, check_non_negative, "finite numbers >= 0 (one per step)")
 
 
+def pondernet_quantities(
+    lambdas: Sequence[float], lambda_p: float, truncation: str, step_losses: Sequence[float]
+) -> dict[str, float | list[float]]:
+    """What chapter 2's explorable shows, computed by the library in float64, with no widget (so a lesson's
+    hidden check saves no second explorable with its page): ``p`` and ``prior`` (lists of ``N``),
+    ``expected_steps``, ``prior_expected_steps``, ``reconstruction``, ``kl_paper`` (``KL(p || p_G)``),
+    ``kl_reverse`` (``KL(p_G || p)``), ``entropy`` (``H(p)``), ``step_price``
+    (``(E[n] - 1)(-log(1 - lambda_p))``), ``rest`` (``kl_paper + entropy - step_price``), ``prior_entropy``
+    and ``cross_entropy`` (``sum_n p_G(n)(-log p_n)``, ``p_n`` clamped at 1e-12 as
+    :func:`ponderlib.mechanisms.losses.kl_to_geometric` takes it). The arguments are those of
+    :class:`PonderNetExplorable`.
+
+    Raises:
+        ValueError: as :class:`PonderNetExplorable` does, naming the argument out of its range.
+    """
+    values = check_halting_units(lambdas, "lambdas")
+    losses = _check_step_losses(step_losses, len(values))
+    _check_lambda_p(lambda_p)
+    check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
+    p = pondernet_halting(torch.tensor([values], dtype=torch.float64))  # (1, N)
+    prior = geometric_prior(lambda_p, p.shape[1], truncation).to(torch.float64)  # (N,)
+    expected = expected_ponder_steps(p).item()
+    entropy = -torch.xlogy(p, p).sum().item()
+    step_price = (expected - 1) * -math.log1p(-lambda_p)
+    kl_paper = kl_to_geometric(p, lambda_p, "paper", truncation).item()
+    return {
+        "p": p[0].tolist(),
+        "prior": prior.tolist(),
+        "expected_steps": expected,
+        "prior_expected_steps": expected_ponder_steps(prior[None]).item(),
+        "reconstruction": reconstruction_loss(torch.tensor([losses], dtype=torch.float64), p).item(),
+        "kl_paper": kl_paper,
+        "kl_reverse": kl_to_geometric(p, lambda_p, "reverse", truncation).item(),
+        "entropy": entropy,
+        "step_price": step_price,
+        "rest": kl_paper + entropy - step_price,
+        "prior_entropy": -torch.xlogy(prior, prior).sum().item(),
+        "cross_entropy": -(prior * torch.log(p[0].clamp_min(1e-12))).sum().item(),
+    }
+
+
 class PonderNetExplorable(anywidget.AnyWidget):
     """Chapter 2's explorable: PonderNet's ``p_n`` beside the truncated geometric prior, ``E[n]``, both KL
     directions with their terms and the expected loss ``L_Rec`` (Banino et al. 2021, eqs. 2-3), from
@@ -201,32 +242,8 @@ class PonderNetExplorable(anywidget.AnyWidget):
         return _check_step_losses(proposal["value"], len(self.lambdas) if self.lambdas else len(proposal["value"]))
 
     def quantities(self) -> dict[str, float | list[float]]:
-        """What the page shows, computed by the library in float64: ``p`` and ``prior`` (lists of ``N``),
-        ``expected_steps``, ``prior_expected_steps``, ``reconstruction``, ``kl_paper`` (``KL(p || p_G)``),
-        ``kl_reverse`` (``KL(p_G || p)``), ``entropy`` (``H(p)``), ``step_price``
-        (``(E[n] - 1)(-log(1 - lambda_p))``), ``rest`` (``kl_paper + entropy - step_price``),
-        ``prior_entropy`` and ``cross_entropy`` (``sum_n p_G(n)(-log p_n)``, ``p_n`` clamped at 1e-12 as
-        :func:`ponderlib.mechanisms.losses.kl_to_geometric` takes it)."""
-        p = pondernet_halting(torch.tensor([self.lambdas], dtype=torch.float64))  # (1, N)
-        prior = geometric_prior(self.lambda_p, p.shape[1], self.truncation).to(torch.float64)  # (N,)
-        expected = expected_ponder_steps(p).item()
-        entropy = -torch.xlogy(p, p).sum().item()
-        step_price = (expected - 1) * -math.log1p(-self.lambda_p)
-        kl_paper = kl_to_geometric(p, self.lambda_p, "paper", self.truncation).item()
-        return {
-            "p": p[0].tolist(),
-            "prior": prior.tolist(),
-            "expected_steps": expected,
-            "prior_expected_steps": expected_ponder_steps(prior[None]).item(),
-            "reconstruction": reconstruction_loss(torch.tensor([self.step_losses], dtype=torch.float64), p).item(),
-            "kl_paper": kl_paper,
-            "kl_reverse": kl_to_geometric(p, self.lambda_p, "reverse", self.truncation).item(),
-            "entropy": entropy,
-            "step_price": step_price,
-            "rest": kl_paper + entropy - step_price,
-            "prior_entropy": -torch.xlogy(prior, prior).sum().item(),
-            "cross_entropy": -(prior * torch.log(p[0].clamp_min(1e-12))).sum().item(),
-        }
+        """What the page shows, computed by the library in float64: :func:`pondernet_quantities` of the inputs."""
+        return pondernet_quantities(self.lambdas, self.lambda_p, self.truncation, self.step_losses)
 
 
 MAX_EXPLORABLE_POSITIONS = 8
