@@ -35,9 +35,9 @@ import torch
 import yaml
 
 from ponderlib.figures import style
-from ponderlib.figures.explorables import PonderNetExplorable
+from ponderlib.figures.explorables import PointerExplorable, PonderNetExplorable, UTHaltingExplorable
 from ponderlib.mechanisms.halting import act_halting
-from tests.explorable_cases import ACT_CASES
+from tests.explorable_cases import ACT_CASES, POINTER_CASES, PONDERNET_CASES, UT_CASES, UT_PROGRAM
 
 pytestmark = pytest.mark.slow  # builds the book and drives Chromium: `make test` runs it, `make test-fast` does not
 
@@ -1064,8 +1064,15 @@ def test_the_book_prints_to_one_pdf(build, browser, tmp_path):
 # The explorables ----------------------------------------------------------------------------------------
 
 # Inputs the equations do not allow, as a reader types them: (step or "eps", text, what the message names).
-ACT_EXPLORABLE_REFUSED = [(2, "1.5", "h_2 must be a number in [0, 1]"), (1, "", "h_1 must be a number in [0, 1]"),
-                          (3, "-0.2", "h_3 must be a number in [0, 1]"), ("eps", "1", "eps must be a number in [0, 1)")]
+def _field(control: str, step: int | None = None) -> str:
+    """The selector of an explorable's number field: its data-control, and its data-step where it has one."""
+    return f'input[type=number][data-control="{control}"]' + ("" if step is None else f'[data-step="{step}"]')
+
+
+ACT_EXPLORABLE_REFUSED = [(_field("h", 2), "1.5", "h_2 must be a number in [0, 1]"),
+                          (_field("h", 1), "", "h_1 must be a number in [0, 1]"),
+                          (_field("h", 3), "-0.2", "h_3 must be a number in [0, 1]"),
+                          (_field("eps"), "1", "eps must be a number in [0, 1)")]
 # A control a thumb can hit: at least this tall (px), as Apple's and Google's guidelines ask (44 and 48).
 THUMB_PX = 44
 
@@ -1098,45 +1105,63 @@ def _shown(explorable) -> dict:
     )
 
 
-def _act_explorable_problems(page) -> list[str]:
+def _mismatches(shown: dict, expected: dict, case: object) -> list[str]:
+    """Where the numbers the page shows (by quantity) differ from ponderlib's by more than 1e-6."""
     problems = []
-    explorable = page.locator('[data-explorable="act"]')
-    for units, eps in ACT_CASES:
-        explorable.locator('select[data-control="steps"]').select_option(str(len(units)))
-        for step, value in enumerate(units, start=1):
-            explorable.locator(f'input[type=number][data-control="h"][data-step="{step}"]').fill(repr(value))
-        explorable.locator('input[type=number][data-control="eps"]').fill(repr(eps))
-        shown, expected = _shown(explorable), _act_library(units, eps)
-        for name, values in expected.items():
-            found = shown.get(name, [])
-            if len(found) != len(values) or any(abs(a - b) > 1e-6 for a, b in zip(found, values)):
-                problems.append(f"h = {units}, eps = {eps}: the page shows {name} = {found}, ponderlib {values}")
-    # Dragging a slider computes too: h_1 dragged to its right end (h_1 = 1) halts after one step.
-    track = explorable.locator('input[type=range][data-control="h"][data-step="1"]')
+    for name, values in expected.items():
+        values = values if isinstance(values, list) else [values]
+        found = shown.get(name, [])
+        if len(found) != len(values) or any(abs(a - b) > 1e-6 for a, b in zip(found, values)):
+            problems.append(f"{case}: the page shows {name} = {found}, ponderlib {values}")
+    return problems
+
+
+def _refusal_problems(explorable, refused: list) -> list[str]:
+    """Typing each (field, text, message) of ``refused`` shows a message naming the input, hides the numbers and
+    shows no NaN; putting the field's text back computes again."""
+    problems = []
+    for selector, text, message in refused:
+        field = explorable.locator(selector)
+        before = field.input_value()
+        field.fill(text)
+        said = explorable.locator(".pe-message").inner_text()
+        visible = explorable.evaluate("(root) => root.innerText")
+        if message not in said or "NaN" in visible or explorable.locator(".pe-results").is_visible():
+            problems.append(f"typing {text!r} in {selector}: the page says {said!r} and still shows results or NaN")
+        field.fill(before)
+        if explorable.locator(".pe-message").inner_text().strip() or not explorable.locator(".pe-results").is_visible():
+            problems.append(f"after {text!r} in {selector} was put back to {before}, the page does not compute again")
+    return problems
+
+
+def _drag_to_right_end(page, track) -> None:
+    """Drag a slider's thumb from its middle past its right end, as a reader's mouse or finger does."""
     track.scroll_into_view_if_needed()
     box = track.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] + 20, box["y"] + box["height"] / 2, steps=5)
     page.mouse.up()
+
+
+def _act_explorable_problems(page) -> list[str]:
+    problems = []
+    explorable = page.locator('[data-explorable="act"]')
+    for units, eps in ACT_CASES:
+        explorable.locator('select[data-control="steps"]').select_option(str(len(units)))
+        for step, value in enumerate(units, start=1):
+            explorable.locator(_field("h", step)).fill(repr(value))
+        explorable.locator(_field("eps")).fill(repr(eps))
+        problems += _mismatches(_shown(explorable), _act_library(units, eps), f"h = {units}, eps = {eps}")
+    # Dragging a slider computes too: h_1 dragged to its right end (h_1 = 1) halts after one step.
+    _drag_to_right_end(page, explorable.locator('input[type=range][data-control="h"][data-step="1"]'))
     dragged = [float(v) for v in explorable.evaluate('(root) => [...root.querySelectorAll("[data-control=h][data-step]")]'
                                                      '.filter((node) => node.type === "number" && node.checkVisibility())'
                                                      '.map((node) => node.value)')]
-    eps = float(explorable.locator('input[type=number][data-control="eps"]').input_value())
+    eps = float(explorable.locator(_field("eps")).input_value())
     if dragged[0] != 1.0 or _shown(explorable)["ponder-steps"] != _act_library(dragged, eps)["ponder-steps"]:
         problems.append(f"dragging h_1 to the right end gave h = {dragged} and N = {_shown(explorable)['ponder-steps']}")
-    for step, text, message in ACT_EXPLORABLE_REFUSED:
-        field = 'input[type=number][data-control="eps"]' if step == "eps" else f'input[type=number][data-control="h"][data-step="{step}"]'
-        before = explorable.locator(field).input_value()
-        explorable.locator(field).fill(text)
-        said = explorable.locator(".pe-message").inner_text()
-        visible = explorable.evaluate("(root) => root.innerText")
-        if message not in said or "NaN" in visible or explorable.locator(".pe-results").is_visible():
-            problems.append(f"typing {text!r} for {step}: the page says {said!r} and still shows results or NaN")
-        explorable.locator(field).fill(before)
-        if explorable.locator(".pe-message").inner_text().strip() or not explorable.locator(".pe-results").is_visible():
-            problems.append(f"after {text!r} for {step} was put back to {before}, the page does not compute again")
-    return problems + _thumb_problems(explorable)
+    return problems + _refusal_problems(explorable, ACT_EXPLORABLE_REFUSED) + _thumb_problems(explorable)
 
 
 def _thumb_problems(explorable) -> list[str]:
@@ -1153,20 +1178,11 @@ def _thumb_problems(explorable) -> list[str]:
     return problems
 
 
-# (lambda_1..lambda_N, lambda_p, truncation, L_1..L_N) for the PonderNet explorable (lambda_N is not used:
-# step N takes what is left): lambda = 0 and 1, lambda_p near 0 and near 1, both truncations, one step.
-PONDERNET_EXPLORABLE_CASES = [
-    ([0.1, 0.3, 0.5, 0.3, 0.2, 1.0], 0.2, "normalised", [0.9, 0.6, 0.3, 0.2, 0.2, 0.2]),
-    ([0.0, 1.0, 0.5, 1.0], 0.5, "last", [1.0, 0.0, 2.0, 3.0]),
-    ([0.2] * 8, 0.001, "normalised", [0.1 * n for n in range(8)]),
-    ([0.2] * 8, 0.999, "last", [1.0] * 8),
-    ([1.0], 0.4, "normalised", [0.7]),
-]
 # Inputs the equations do not allow, as a reader types them: (the field, the text, what the message names).
 PONDERNET_EXPLORABLE_REFUSED = [
-    ('[data-control="lambda"][data-step="1"]', "1.2", "lambda_1 must be a number in [0, 1]"),
-    ('[data-control="lambda-p"]', "1", "lambda_p must be a number in (0, 1)"),
-    ('[data-control="loss"][data-step="1"]', "-1", "L_1 must be a finite number >= 0"),
+    (_field("lambda", 1), "1.2", "lambda_1 must be a number in [0, 1]"),
+    (_field("lambda-p"), "1", "lambda_p must be a number in (0, 1)"),
+    (_field("loss", 1), "-1", "L_1 must be a finite number >= 0"),
 ]
 # What the PonderNet explorable shows (data-quantity) -> the key of PonderNetExplorable.quantities().
 PONDERNET_SHOWN = {
@@ -1180,35 +1196,93 @@ PONDERNET_SHOWN = {
 def _pondernet_explorable_problems(page) -> list[str]:
     problems = []
     explorable = page.locator('[data-explorable="pondernet"]')
-    for lambdas, lambda_p, truncation, losses in PONDERNET_EXPLORABLE_CASES:
+    for lambdas, lambda_p, truncation, losses in PONDERNET_CASES:
         explorable.locator('select[data-control="steps"]').select_option(str(len(lambdas)))
         explorable.locator('select[data-control="truncation"]').select_option(truncation)
         for step, value in enumerate(lambdas[:-1], start=1):
-            explorable.locator(f'input[type=number][data-control="lambda"][data-step="{step}"]').fill(repr(value))
+            explorable.locator(_field("lambda", step)).fill(repr(value))
         for step, value in enumerate(losses, start=1):
-            explorable.locator(f'input[type=number][data-control="loss"][data-step="{step}"]').fill(repr(value))
-        explorable.locator('input[type=number][data-control="lambda-p"]').fill(repr(lambda_p))
-        shown = _shown(explorable)
+            explorable.locator(_field("loss", step)).fill(repr(value))
+        explorable.locator(_field("lambda-p")).fill(repr(lambda_p))
         library = PonderNetExplorable(lambdas, lambda_p, truncation, losses).quantities()
-        for name, key in PONDERNET_SHOWN.items():
-            values = library[key] if isinstance(library[key], list) else [library[key]]
-            found = shown.get(name, [])
-            if len(found) != len(values) or any(abs(a - b) > 1e-6 for a, b in zip(found, values)):
-                case = (lambdas, lambda_p, truncation, losses)
-                problems.append(f"{case}: the page shows {name} = {found}, ponderlib {values}")
+        expected = {name: library[key] for name, key in PONDERNET_SHOWN.items()}
+        problems += _mismatches(_shown(explorable), expected, (lambdas, lambda_p, truncation, losses))
     explorable.locator('select[data-control="steps"]').select_option("2")  # lambda_1 and two L_n shown
-    for selector, text, message in PONDERNET_EXPLORABLE_REFUSED:
-        field = explorable.locator(f"input[type=number]{selector}")
-        before = field.input_value()
-        field.fill(text)
-        said = explorable.locator(".pe-message").inner_text()
-        visible = explorable.evaluate("(root) => root.innerText")
-        if message not in said or "NaN" in visible or explorable.locator(".pe-results").is_visible():
-            problems.append(f"typing {text!r} in {selector}: the page says {said!r} and still shows results or NaN")
-        field.fill(before)
-        if explorable.locator(".pe-message").inner_text().strip() or not explorable.locator(".pe-results").is_visible():
-            problems.append(f"after {text!r} in {selector} was put back to {before}, the page does not compute again")
-    return problems + _thumb_problems(explorable)
+    return problems + _refusal_problems(explorable, PONDERNET_EXPLORABLE_REFUSED) + _thumb_problems(explorable)
+
+
+# Inputs the pointer's equations do not allow, as a reader types them: (the field, the text, what the message names).
+POINTER_EXPLORABLE_REFUSED = [
+    ('input[data-control="array"]', "4 x 1", "x_2 must be a number"),
+    ('input[data-control="array"]', " ", "the array must hold 1 to 8 numbers, got 0"),
+    (_field("u", 1), "", "u_1 must be a finite number"),
+]
+
+
+def _pointer_explorable_problems(page) -> list[str]:
+    """The pointer's explorable: p(C_i = j), the positions the mask removes and greedy decoding's next choice,
+    against ponderlib's pointer_step, typed and dragged."""
+    problems = []
+    explorable = page.locator('[data-explorable="pointer"]')
+
+    def check(array, scores, emitted):
+        step = PointerExplorable(array, scores, emitted).step()
+        choice = "none" if step.choice.item() == -1 else str(step.choice.item() + 1)
+        masked = ", ".join(map(str, sorted(emitted))) or "none"
+        shown = (explorable.locator('[data-quantity="choice"]').inner_text(), explorable.locator('[data-quantity="masked"]').inner_text())
+        found = _mismatches(_shown(explorable), {"p": step.probs[0].tolist()}, (array, scores, emitted))
+        if shown != (choice, masked):
+            found.append(f"{(array, scores, emitted)}: the page's choice and mask are {shown}, ponderlib's {(choice, masked)}")
+        return found
+
+    for array, scores, emitted in POINTER_CASES:
+        explorable.locator('input[data-control="array"]').fill(" ".join(map(repr, array)))
+        for step, value in enumerate(scores, start=1):
+            explorable.locator(_field("u", step)).fill(repr(value))
+            explorable.locator(f'input[data-control="chosen"][data-step="{step}"]').set_checked(step in emitted)
+        problems += check(array, scores, emitted)
+    # Dragging computes too: u_1 dragged to the right end of its slider (6) of the last case.
+    array, scores, emitted = POINTER_CASES[-1]
+    explorable.locator('input[data-control="chosen"][data-step="1"]').set_checked(False)
+    _drag_to_right_end(page, explorable.locator('input[type=range][data-control="u"][data-step="1"]'))
+    problems += check(array, [6.0] + scores[1:], [j for j in emitted if j != 1])
+    return problems + _refusal_problems(explorable, POINTER_EXPLORABLE_REFUSED) + _thumb_problems(explorable)
+
+
+UT_EXPLORABLE_REFUSED = [
+    (_field("h", 2), "1.5", "position 1: h_2 must be a number in [0, 1]"),
+    (_field("h", 1), "", "position 1: h_1 must be a number in [0, 1]"),
+    (_field("eps"), "1", "eps must be a number in [0, 1)"),
+]
+
+
+def _ut_explorable_problems(page) -> list[str]:
+    """Chapter 4's explorable: every position's N_i, R_i, rho_i and p^n_i against ponderlib's act_halting per
+    position, the steps the loop runs, and the positions frozen at step n."""
+    problems = []
+    explorable = page.locator('[data-explorable="ut"]')
+    for rows, eps, n in UT_CASES:
+        explorable.locator('select[data-control="steps"]').select_option(str(len(rows[0])))
+        for position, row in enumerate(rows):
+            explorable.locator('select[data-control="position"]').select_option(str(position))
+            for step, value in enumerate(row, start=1):
+                explorable.locator(_field("h", step)).fill(repr(value))
+        explorable.locator(_field("eps")).fill(repr(eps))
+        explorable.locator('input[type=range][data-control="step"]').evaluate(
+            "(node, n) => { node.value = String(n); node.dispatchEvent(new Event('input')); }", n)
+        library = UTHaltingExplorable(UT_PROGRAM, rows, eps, n)
+        halted = library.halting()
+        steps = halted.ponder_steps.tolist()
+        expected = {"ponder-steps": [float(s) for s in steps], "remainder": halted.remainder.tolist(),
+                    "ponder-cost": halted.ponder_cost.tolist(), "p": [p for row in halted.halting_probs.tolist() for p in row],
+                    "steps-run": max(steps), "block-runs": len(rows) * max(steps),
+                    "frozen-runs": sum(max(steps) - s for s in steps), "step": n}
+        problems += _mismatches(_shown(explorable), expected, (rows, eps, n))
+        frozen = explorable.locator('[data-quantity="frozen"]').inner_text()
+        if frozen != (", ".join(map(str, library.frozen_at(n))) or "none"):
+            problems.append(f"{(rows, eps, n)}: the page shows {frozen} frozen at step {n}, ponderlib {library.frozen_at(n)}")
+    explorable.locator('select[data-control="position"]').select_option("0")
+    return problems + _refusal_problems(explorable, UT_EXPLORABLE_REFUSED) + _thumb_problems(explorable)
 
 
 @pytest.mark.parametrize("device", list(READER_WIDTHS))
@@ -1224,7 +1298,8 @@ def test_the_explorables_compute_what_ponderlib_computes(build, server, browser,
     context.set_default_timeout(BROWSER_TIMEOUT_MS)
     network = _Network(server)
     context.route("**/*", network)
-    checks = {"act": _act_explorable_problems, "pondernet": _pondernet_explorable_problems}
+    checks = {"act": _act_explorable_problems, "pondernet": _pondernet_explorable_problems,
+              "pointer": _pointer_explorable_problems, "ut": _ut_explorable_problems}
     problems: dict[str, list[str]] = {}
     seen = set()
     for relative in _pages(html):
@@ -1256,5 +1331,5 @@ def test_the_explorables_compute_what_ponderlib_computes(build, server, browser,
             problems[relative.as_posix()] = found
         page.close()
     context.close()
-    assert "act" in seen, "no page shows the ACT explorable"
+    assert seen == set(checks), f"the pages show the explorables {sorted(seen)}, not one of each of {sorted(checks)}"
     assert not problems, f"the explorables at {width} px:\n" + "\n".join(f"{k}:\n  " + "\n  ".join(v) for k, v in problems.items())

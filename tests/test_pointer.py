@@ -18,6 +18,7 @@ from ponderlib.mechanisms.pointer import (
     PointerNetwork,
     beam_search,
     greedy_decode,
+    pointer_step,
 )
 from ponderlib.tasks.sorting import (
     SortConfig,
@@ -235,6 +236,23 @@ def test_the_pointer_output_is_the_attention_softmax():
 def end_model(decoder: str = "pointer", seed: int = 0) -> PointerNetwork:
     torch.manual_seed(seed)
     return PointerNetwork(decoder, hidden=16, attention_dim=8, max_positions=8, input_size=2, end_pointer=True).eval()
+
+
+def test_pointer_step_is_the_pointer_networks_decoder_step():
+    """pointer_step on the scores a PointerNetwork's decoder step computes gives that step's log p(C_i = j),
+    and its choice is the position greedy decoding emits."""
+    net = small_model("pointer")
+    inputs, lengths = torch.tensor([[0.3, 0.9, 0.1, 0.5, 0.7], [0.2, 0.4, 0.6, 0.0, 0.0]]), torch.tensor([5, 3])
+    with torch.no_grad():
+        decoded = net(inputs, lengths)
+        encoded = net.encode(inputs, lengths)
+        keys = net.attention.project_keys(encoded.states)
+        log_p, _, (d_1, _) = net.step(encoded, keys, net.start.expand(2, -1), encoded.initial, decoded.available[:, 0])
+        step = pointer_step(net.attention.scores(keys, d_1), decoded.available[:, 0])
+    assert torch.allclose(step.log_probs, log_p) and torch.equal(step.log_probs, decoded.log_probs[:, 0])
+    assert torch.equal(step.choice, decoded.pointers[:, 0])
+    finished = pointer_step(torch.zeros(1, 3), torch.zeros(1, 3, dtype=torch.bool))
+    assert finished.choice.tolist() == [-1] and finished.probs.tolist() == [[0.0, 0.0, 0.0]]
 
 
 @settings(max_examples=20, deadline=None)

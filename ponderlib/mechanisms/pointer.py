@@ -433,6 +433,38 @@ def greedy_decode(model: PointerNetwork, inputs: torch.Tensor, lengths: torch.Te
     return model(inputs, lengths)
 
 
+@dataclass
+class PointerStep:
+    """One decoder step of the pointer, from its scores.
+
+    Attributes:
+        probs: ``(B, N')``, ``p(C_i = j)``; exactly 0 at the positions the mask removes.
+        log_probs: ``(B, N')``, ``log p(C_i = j)``; ``-inf`` at the positions the mask removes.
+        choice: ``(B,)`` int64, greedy decoding's next position, the most likely available one (the
+            first of equals); -1 in a row with nothing available, as :class:`DecoderOutput` writes a
+            finished sample's step.
+    """
+
+    probs: torch.Tensor
+    log_probs: torch.Tensor
+    choice: torch.Tensor
+
+
+def pointer_step(scores: torch.Tensor, available: torch.Tensor) -> PointerStep:
+    """The pointer distribution of one decoder step and greedy decoding's choice from it.
+
+    ``p(C_i = j | C_1 .. C_{i-1}, P) = softmax(u^i)_j`` over the available positions (Vinyals et al.
+    sec. 2.3), the scores ``u^i`` of the others replaced by ``-inf`` (:func:`masked_log_softmax`), and
+    ``argmax_j`` of it, as :meth:`PointerNetwork.forward` decodes greedily.
+
+    Shapes: ``scores (B, N')`` (the ``u^i_j`` of :meth:`AdditiveAttention.scores`), ``available (B, N')``
+    bool, True where a position may be chosen (real, and not chosen yet) -> :class:`PointerStep`.
+    """
+    log_probs = masked_log_softmax(scores, available)  # (B, N')
+    choice = torch.where(available.any(dim=-1), log_probs.argmax(dim=-1), -1)  # (B,)
+    return PointerStep(probs=log_probs.exp(), log_probs=log_probs, choice=choice)
+
+
 @torch.no_grad()
 def beam_search(
     model: PointerNetwork, inputs: torch.Tensor, lengths: torch.Tensor, beam_width: int = 4

@@ -17,17 +17,18 @@ function render({ model, el }) {
   let eps = model.get("eps");
   const texts = { eps: String(eps), units: units.map(String) };
 
-  const root = make("div", { class: "pe pe-act", "data-explorable": "act" });
-  root.style.setProperty("--pe-color", color);
-  root.append(make("style", {}, [BASE_CSS + CSS]));
+  const root = explorableRoot("act", color, CSS);
 
-  const stepChoice = make("select", { "aria-label": "ponder steps allowed, M", "data-control": "steps" });
-  for (let n = 1; n <= MAX_STEPS; n += 1) stepChoice.append(make("option", { value: n }, [String(n)]));
+  const { stepChoice, epsControl } = capAndSlack(root, (value, text) => {
+    if (typeof value === "number") eps = value;
+    texts.eps = text;
+  }, (chosen) => {
+    steps = chosen;
+    showValues();
+    update();
+  }, update);
   stepChoice.value = String(steps);
-  root.append(row(["M"], make("span", {}, ["ponder steps allowed"]), stepChoice));
 
-  const epsControl = slider("slack eps", 0, 0.5, 0.005, "eps");
-  root.append(row(["ε"], epsControl.range, epsControl.field));
   const unitControls = units.map((_, n) => {
     const control = slider(`halting unit h${n + 1}`, 0, 1, 0.005, "h", n + 1);
     control.row = row(subscripted("h", n + 1), control.range, control.field);
@@ -65,12 +66,7 @@ function render({ model, el }) {
     chart.replaceChildren();
     chart.setAttribute("aria-label", `bars: p_n for n = 1 to ${steps}; the sum of h reaches `
       + `1 - eps at step ${halted.ponderSteps}`);
-    chart.append(svg("line", { x1: left, x2: right, y1: lower, y2: lower, stroke: "currentColor" }));
-    for (const value of [0, 0.5, 1]) {
-      const label = svg("text", { x: left - 4, y: y(value) + 4, "text-anchor": "end" });
-      label.textContent = String(value);
-      chart.append(label);
-    }
+    axis(chart, left, right, lower, y, [0, 0.5, 1]);
     shownUnits.forEach((h, n) => {
       const p = halted.haltingProbs[n];
       chart.append(svg("rect", { x: x(n) + width * 0.15, width: width * 0.7, y: y(h),
@@ -126,18 +122,9 @@ function render({ model, el }) {
   }
 
   function update() {
-    let halted;
-    try {
-      const values = texts.units.slice(0, steps).map(parse);
-      halted = actHalting(values, parse(texts.eps));
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      message.textContent = `${error.message}: the page computes nothing until it is fixed.`;
-      results.hidden = true;
-      return;
-    }
-    message.textContent = "";
-    results.hidden = false;
+    const halted = computeOrSay(() => actHalting(texts.units.slice(0, steps).map(parse), parse(texts.eps)),
+      message, results);
+    if (halted === null) return;
     outputs["ponder-steps"].textContent = String(halted.ponderSteps);
     outputs.remainder.textContent = format(halted.remainder);
     outputs["ponder-cost"].textContent = format(halted.ponderCost);
@@ -163,31 +150,14 @@ function render({ model, el }) {
     if (typeof value === "number") units[n] = value;
     texts.units[n] = text;
   }, update));
-  listen(epsControl, (value, text) => {
-    if (typeof value === "number") eps = value;
-    texts.eps = text;
-  }, update);
-  stepChoice.addEventListener("change", () => {
-    steps = Number(stepChoice.value);
-    showValues();
-    update();
-  });
-  model.on("change:halting_units", () => {
-    const given = model.get("halting_units");
-    if (given.length === steps && given.every((h, n) => h === units[n])) return;
-    given.forEach((h, n) => { units[n] = h; texts.units[n] = String(h); });
-    steps = given.length;
-    stepChoice.value = String(steps);
-    showValues();
-    update();
-  });
-  model.on("change:eps", () => {
-    if (model.get("eps") === eps) return;
-    eps = model.get("eps");
-    texts.eps = String(eps);
-    showValues();
-    update();
-  });
+  const redraw = () => { showValues(); update(); };
+  follow(model, "halting_units", (given) => given.length === steps && given.every((h, n) => h === units[n]),
+    (given) => {
+      given.forEach((h, n) => { units[n] = h; texts.units[n] = String(h); });
+      steps = given.length;
+      stepChoice.value = String(steps);
+    }, redraw);
+  follow(model, "eps", (given) => given === eps, (given) => { eps = given; texts.eps = String(given); }, redraw);
   showValues();
   update();
 }

@@ -54,9 +54,9 @@ function parse(text) {
   return trimmed === "" || Number.isNaN(Number(trimmed)) ? trimmed : Number(trimmed);
 }
 
-// A field to type a number in, large enough for a thumb.
-function numberField(label, control, index) {
-  const field = make("input", { type: "number", min: 0, step: "any", inputmode: "decimal",
+// A field to type a number in (min, the smallest its arrows step to), large enough for a thumb.
+function numberField(label, control, index, min = 0) {
+  const field = make("input", { type: "number", min, step: "any", inputmode: "decimal",
     "aria-label": label, "data-control": control });
   if (index !== undefined) field.dataset.step = index;
   return field;
@@ -67,7 +67,7 @@ function slider(label, min, max, step, control, index) {
   const range = make("input", { type: "range", min, max, step, "aria-label": label,
     "data-control": control });
   if (index !== undefined) range.dataset.step = index;
-  return { range, field: numberField(label, control, index) };
+  return { range, field: numberField(label, control, index, min) };
 }
 
 // A row of the controls: a label, then its inputs.
@@ -89,4 +89,69 @@ function listen(control, write, update) {
     if (typeof value === "number") control.range.value = String(value);
     update();
   });
+}
+
+// What calculate() returns, the message cleared and the results shown; or, where it refuses an input
+// with an InputError, null, its message shown and the results hidden (never a NaN).
+function computeOrSay(calculate, message, results) {
+  let computed;
+  try {
+    computed = calculate();
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    message.textContent = `${error.message}: the page computes nothing until it is fixed.`;
+    results.hidden = true;
+    return null;
+  }
+  message.textContent = "";
+  results.hidden = false;
+  return computed;
+}
+
+// A trait set from Python while a kernel runs: the page takes it (apply) and redraws, unless it already
+// holds it (its own changes come back as the values it holds, and change nothing).
+function follow(model, name, holds, apply, redraw) {
+  model.on(`change:${name}`, () => {
+    const value = model.get(name);
+    if (holds(value)) return;
+    apply(value);
+    redraw();
+  });
+}
+
+// A picker of 1 to MAX_STEPS ponder steps, in a row labelled by symbol and text.
+function stepPicker(label, symbol, text) {
+  const choice = make("select", { "aria-label": label, "data-control": "steps" });
+  for (let n = 1; n <= MAX_STEPS; n += 1) choice.append(make("option", { value: n }, [String(n)]));
+  return { choice, row: row([symbol], make("span", {}, [text]), choice) };
+}
+
+// ACT's cap M (a picker) and slack eps (a slider and its field), the first rows of the ACT explorables:
+// write(value, text) takes eps as the reader moves or types it, setSteps(M) the cap as they pick it.
+function capAndSlack(root, write, setSteps, update) {
+  const cap = stepPicker("ponder steps allowed, M", "M", "ponder steps allowed");
+  const epsControl = slider("slack eps", 0, 0.5, 0.005, "eps");
+  root.append(cap.row, row(["ε"], epsControl.range, epsControl.field));
+  listen(epsControl, write, update);
+  cap.choice.addEventListener("change", () => setSteps(Number(cap.choice.value)));
+  return { stepChoice: cap.choice, epsControl };
+}
+
+// A bar chart's baseline from left to right at lower, and the values ticks labelled at y(value).
+function axis(chart, left, right, lower, y, ticks) {
+  chart.append(svg("line", { x1: left, x2: right, y1: lower, y2: lower, stroke: "currentColor" }));
+  for (const value of ticks) {
+    const label = svg("text", { x: left - 4, y: y(value) + 4, "text-anchor": "end" });
+    label.textContent = format(Number(value.toFixed(2)));
+    chart.append(label);
+  }
+}
+
+// An explorable's root element: its kind (the data-explorable the browser test finds), its colour and
+// its style sheet.
+function explorableRoot(kind, color, css) {
+  const root = make("div", { class: `pe pe-${kind}`, "data-explorable": kind });
+  root.style.setProperty("--pe-color", color);
+  root.append(make("style", {}, [BASE_CSS + css]));
+  return root;
 }

@@ -24,17 +24,15 @@ function render({ model, el }) {
   let truncation = model.get("truncation");
   const texts = { lambdaP: String(lambdaP), lambdas: lambdas.map(String), losses: losses.map(String) };
 
-  const root = make("div", { class: "pe pe-pondernet", "data-explorable": "pondernet" });
-  root.style.setProperty("--pe-color", model.get("color"));
-  root.append(make("style", {}, [BASE_CSS + CSS]));
+  const root = explorableRoot("pondernet", model.get("color"), CSS);
 
-  const stepChoice = make("select", { "aria-label": "ponder steps N", "data-control": "steps" });
-  for (let n = 1; n <= MAX_STEPS; n += 1) stepChoice.append(make("option", { value: n }, [String(n)]));
+  const cap = stepPicker("ponder steps N", "N", "ponder steps");
+  const stepChoice = cap.choice;
   const truncationChoice = make("select", { "aria-label": "the prior cut at N",
     "data-control": "truncation" });
   for (const name of PRIOR_TRUNCATIONS) truncationChoice.append(make("option", { value: name }, [name]));
   const priorControl = slider("the prior's lambda_p", 0.01, 0.99, 0.01, "lambda-p");
-  root.append(row(["N"], make("span", {}, ["ponder steps"]), stepChoice));
+  root.append(cap.row);
   root.append(row(subscripted("λ", "p"), priorControl.range, priorControl.field));
   root.append(row(["cut"], truncationChoice));
   const lambdaControls = lambdas.map((_, n) => {
@@ -89,12 +87,7 @@ function render({ model, el }) {
     const y = (value) => lower - ((lower - upper) * value) / top;
     chart.replaceChildren();
     chart.setAttribute("aria-label", `bars: p_n and the prior p_G(n) for n = 1 to ${steps}`);
-    chart.append(svg("line", { x1: left, x2: right, y1: lower, y2: lower, stroke: "currentColor" }));
-    for (const value of [0, top / 2, top]) {
-      const label = svg("text", { x: left - 4, y: y(value) + 4, "text-anchor": "end" });
-      label.textContent = format(Number(value.toFixed(2)));
-      chart.append(label);
-    }
+    axis(chart, left, right, lower, y, [0, top / 2, top]);
     computed.probs.forEach((p, n) => {
       const x = left + width * n;
       chart.append(svg("rect", { x: x + width * 0.1, width: width * 0.4, y: y(p), height: lower - y(p),
@@ -126,19 +119,9 @@ function render({ model, el }) {
   }
 
   function update() {
-    let computed;
-    try {
-      const values = texts.lambdas.slice(0, steps - 1).map(parse).concat([1]);
-      const stepLosses = texts.losses.slice(0, steps).map(parse);
-      computed = pondernetQuantities(values, parse(texts.lambdaP), truncation, stepLosses);
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      message.textContent = `${error.message}: the page computes nothing until it is fixed.`;
-      results.hidden = true;
-      return;
-    }
-    message.textContent = "";
-    results.hidden = false;
+    const computed = computeOrSay(() => pondernetQuantities(texts.lambdas.slice(0, steps - 1).map(parse).concat([1]),
+      parse(texts.lambdaP), truncation, texts.losses.slice(0, steps).map(parse)), message, results);
+    if (computed === null) return;
     const shown = {
       "expected-steps": computed.expectedSteps, "prior-expected-steps": computed.priorExpectedSteps,
       reconstruction: computed.reconstruction, "kl-paper": computed.paper, entropy: computed.entropy,
@@ -196,36 +179,20 @@ function render({ model, el }) {
     truncation = truncationChoice.value;
     update();
   });
-  // Set from Python while a kernel runs: the page shows the new inputs (its own changes come back
-  // as the values it already holds, and change nothing).
-  model.on("change:lambdas", () => {
-    const given = model.get("lambdas");
-    if (given.length === steps && given.slice(0, -1).every((lambda, n) => lambda === lambdas[n])) return;
+  const redraw = () => { showValues(); update(); };
+  follow(model, "lambdas", (given) => given.length === steps
+    && given.slice(0, -1).every((lambda, n) => lambda === lambdas[n]), (given) => {
     given.forEach((lambda, n) => { lambdas[n] = lambda; texts.lambdas[n] = String(lambda); });
     steps = given.length;
-    showValues();
-    update();
-  });
-  model.on("change:step_losses", () => {
-    const given = model.get("step_losses");
-    if (given.every((loss, n) => loss === losses[n])) return;
+  }, redraw);
+  follow(model, "step_losses", (given) => given.every((loss, n) => loss === losses[n]), (given) => {
     given.forEach((loss, n) => { losses[n] = loss; texts.losses[n] = String(loss); });
-    showValues();
-    update();
-  });
-  model.on("change:lambda_p", () => {
-    if (model.get("lambda_p") === lambdaP) return;
-    lambdaP = model.get("lambda_p");
-    texts.lambdaP = String(lambdaP);
-    showValues();
-    update();
-  });
-  model.on("change:truncation", () => {
-    if (model.get("truncation") === truncation) return;
-    truncation = model.get("truncation");
-    showValues();
-    update();
-  });
+  }, redraw);
+  follow(model, "lambda_p", (given) => given === lambdaP, (given) => {
+    lambdaP = given;
+    texts.lambdaP = String(given);
+  }, redraw);
+  follow(model, "truncation", (given) => given === truncation, (given) => { truncation = given; }, redraw);
   showValues();
   update();
 }
