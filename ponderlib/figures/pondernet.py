@@ -415,6 +415,8 @@ def plot_halting_tails(runs: Mapping[float, Sequence[object]], title: str = "") 
         ax.plot(tail, [float(mean[mode - 1]) * (1 - value) ** (n - mode) for n in tail], "--", color=shade, lw=1)
     ax.plot([], [], "--", color="#555555", lw=1, label="the prior's decay from the most likely step")
     ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))  # 0.01, not a small 10^-2 exponent
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_ylabel("halting probability $p_n$ (log scale)")
     _steps_axis(ax, len(next(iter(runs.values()))[0].halting_probs))
     style.legend_below(fig, ax, ncol=2)
