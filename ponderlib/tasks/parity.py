@@ -226,7 +226,7 @@ class ParityConfig(TrainConfig):
             check_int("max_nonzero", self.max_nonzero, minimum=self.min_nonzero, maximum=self.n_elems)
         check_counts(MAX_BATCH, difficulty_eval_size=self.difficulty_eval_size)
         # the ponder steps' correlation with difficulty, over the trained difficulties' vectors
-        trained = (self.n_elems if self.max_nonzero is None else self.max_nonzero) - self.min_nonzero + 1
+        trained = len(self.trained_difficulties)
         check_correlated(
             "difficulty_eval_size", self.difficulty_eval_size, trained, f"training vectors have {trained} difficulty"
         )
@@ -254,10 +254,15 @@ class ParityConfig(TrainConfig):
         check_product(MAX_ELEMENTS, "the step profile's predictions", ("trained difficulties", trained), steps, scored)
 
     @property
+    def trained_difficulties(self) -> range:
+        """The difficulties (non-zero entries) training draws: ``min_nonzero..max_nonzero`` (``n_elems`` if None)."""
+        return range(self.min_nonzero, (self.n_elems if self.max_nonzero is None else self.max_nonzero) + 1)
+
+    @property
     def extrapolates(self) -> bool:
         """Whether training leaves difficulties above its range to score (it starts at one non-zero entry
         and stops below ``n_elems``): :func:`extrapolation_held_out`."""
-        return self.min_nonzero == 1 and (self.max_nonzero or self.n_elems) < self.n_elems
+        return self.min_nonzero == 1 and self.trained_difficulties.stop <= self.n_elems
 
     def default_lr(self) -> float:
         return DEFAULT_LR[self.method]
@@ -583,7 +588,7 @@ class ParityResult(PonderingResult):
         if self.by_difficulty is None:
             return metrics
         evaluation, config = self.by_difficulty, self.config
-        trained = range(config.min_nonzero, (config.max_nonzero or config.n_elems) + 1)
+        trained = config.trained_difficulties
         unseen = [d for d in range(1, config.n_elems + 1) if d not in trained]
         levels = [str(d) for d in evaluation.difficulty.tolist()]
         profile = {} if self.steps is None else {
@@ -617,7 +622,7 @@ def extrapolation_held_out(
     above one (where "beyond" has two sides)."""
     if not config.extrapolates:
         return None
-    top = config.max_nonzero or config.n_elems
+    top = config.trained_difficulties[-1]
     batch = parity_batch(config.eval_size, config.n_elems, top + 1, None, generator=held_out_stream, label=config.label)
     return batch, sampling
 
@@ -678,7 +683,7 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
         seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
     )
     if config.method == "pondernet":
-        trained = (config.max_nonzero or config.n_elems) - config.min_nonzero + 1
+        trained = len(config.trained_difficulties)
         batch = parity_batch(
             config.difficulty_eval_size * trained, config.n_elems, config.min_nonzero, config.max_nonzero,
             generator=config.generator("test", result.device), label=config.label,
