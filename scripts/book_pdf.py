@@ -57,11 +57,12 @@ def _print_page(context, url: str) -> bytes:
     controls = sum(m["model_name"] in CONTROL_MODELS for state in states for m in state["state"].values())
     if controls:
         page.wait_for_function("([s, n]) => document.querySelectorAll(s).length >= n", arg=[CONTROLS, controls])
-    page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
-    page.evaluate("() => Promise.all([...document.images].map((i) => i.complete ? 0 : i.decode().catch(() => 0)))")
     # An explorable behind a toggle is printed open (at its default inputs); other toggles stay shut.
     page.evaluate("() => document.querySelectorAll('details').forEach((d) => { if (d.querySelector('.anywidget-static')) d.open = true; })")
-    page.emulate_media(media="print")
+    page.wait_for_function("() => [...document.querySelectorAll('.anywidget-static')].every((e) => e.dataset.rendered)")
+    page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+    page.evaluate("() => Promise.all([...document.images].map((i) => i.complete ? 0 : i.decode().catch(() => 0)))")
+    page.emulate_media(media="print")  # the print rules also stop the 0.3 s fade-in of what was just opened
     pdf = page.pdf(format="A4", print_background=True, margin={"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})
     page.close()
     return pdf

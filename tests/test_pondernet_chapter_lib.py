@@ -397,6 +397,7 @@ def test_thinking_time_by_setting_draws_every_seed_and_the_mean():
     assert list(dots.get_ydata()) == [9.0, 11.0] and list(mean.get_ydata()) == [10.0, 10.0]
     assert list(right.lines[0].get_ydata()) == [12.0, 14.0]
     assert [line.get_ydata()[0] for line in left.lines[4:6]] == [7.23, 3]  # the prior's mean, the paper's
+    assert style.shown_width(figure) <= style.SHOWN_WIDTH
     plt.close(figure)
     with pytest.raises(ValueError, match="at least one run"):
         plots.plot_thinking_time_by_setting({"book": []}, prior_mean=7.23)
@@ -426,5 +427,8 @@ def test_the_tail_ratio_and_its_table_and_figure_by_hand():
     assert ax.get_yscale() == "log" and list(ax.lines[0].get_ydata()) == pytest.approx([0.1, 0.4, 0.2, 0.1, 0.05, 0.15])
     assert list(ax.lines[1].get_ydata()) == pytest.approx([0.4, 0.2, 0.1, 0.05])  # the prior's decay from step 2
     plt.close(figure)
+    four = plots.plot_halting_tails({value: [halving] * 10 for value in (0.05, 0.1, 0.3, 0.6)}, title="x" * 40)
+    assert style.shown_width(four) <= style.SHOWN_WIDTH  # the chapter's four lines: legible on a phone
+    plt.close(four)
     with pytest.raises(ValueError, match="at least one run"):
         plots.plot_halting_tails({0.5: []})

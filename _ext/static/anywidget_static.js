@@ -57,7 +57,11 @@
       if (!saved) continue;
       const element = Object.assign(document.createElement("div"), { className: "anywidget-static" });
       view.replaceWith(element);
-      run(saved, element).catch((error) => console.error("an explorable did not render:", error));
+      // data-rendered says when the view is drawn (or failed): the PDF printer waits for it.
+      run(saved, element).then(
+        () => { element.dataset.rendered = "yes"; },
+        (error) => { element.dataset.rendered = "failed"; console.error("an explorable did not render:", error); },
+      );
     }
   });
 })();

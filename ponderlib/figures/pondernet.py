@@ -413,7 +413,7 @@ def plot_halting_tails(runs: Mapping[float, Sequence[object]], title: str = "") 
         mode = int(mean.argmax()) + 1
         tail = [n for n in range(mode, len(mean)) if float(mean[mode - 1]) * (1 - value) ** (n - mode) >= TAIL_FLOOR]
         ax.plot(tail, [float(mean[mode - 1]) * (1 - value) ** (n - mode) for n in tail], "--", color=shade, lw=1)
-    ax.plot([], [], "--", color="#555555", lw=1, label="the prior's decay from the most likely step")
+    ax.plot([], [], "--", color="#555555", lw=1, label="the prior's decay from the peak $m$")
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))  # 0.01, not a small 10^-2 exponent
     ax.yaxis.set_minor_formatter(NullFormatter())
