@@ -392,11 +392,12 @@ def test_thinking_time_by_setting_draws_every_seed_and_the_mean():
     runs = [SimpleNamespace(expected_ponder_steps=e, mean_ponder_steps=s) for e, s in [(9.0, 12.0), (11.0, 14.0)]]
     figure = plots.plot_thinking_time_by_setting({"book": runs, "tanh": runs[:1]}, prior_mean=7.23, paper=3)
     left, right = figure.axes[:2]
-    assert [t.get_text() for t in left.get_xticklabels()] == ["book", "tanh"]
+    assert [t.get_text() for t in left.get_yticklabels()] == ["book", "tanh"]  # one row per setting
     dots, mean = left.lines[0], left.lines[1]
-    assert list(dots.get_ydata()) == [9.0, 11.0] and list(mean.get_ydata()) == [10.0, 10.0]
-    assert list(right.lines[0].get_ydata()) == [12.0, 14.0]
-    assert [line.get_ydata()[0] for line in left.lines[4:6]] == [7.23, 3]  # the prior's mean, the paper's
+    assert list(dots.get_xdata()) == [9.0, 11.0] and list(mean.get_xdata()) == [10.0, 10.0]
+    assert list(right.lines[0].get_xdata()) == [12.0, 14.0]
+    assert [line.get_xdata()[0] for line in left.lines[4:6]] == [7.23, 3]  # the prior's mean, the paper's
+    assert left.get_xlim() == right.get_xlim() == pytest.approx((0, 14.0 * 1.06))
     assert style.shown_width(figure) <= style.SHOWN_WIDTH
     plt.close(figure)
     with pytest.raises(ValueError, match="at least one run"):
@@ -432,3 +433,28 @@ def test_the_tail_ratio_and_its_table_and_figure_by_hand():
     plt.close(four)
     with pytest.raises(ValueError, match="at least one run"):
         plots.plot_halting_tails({0.5: []})
+
+
+def test_a_runs_step_profile_by_hand_and_the_settings_table():
+    from ponderlib.experiments.parity import HaltingSummary
+    from ponderlib.presentation.pondernet import setting_table
+
+    record = {"interpolation_accuracy": 0.99, "mean_ponder_steps": 3.0, "config": {"max_ponder_steps": 4},
+              "halting_distribution": [0.1, 0.4, 0.3, 0.2], "step_accuracy": [0.5, 0.6, 0.96, 1.0],
+              "kl_optimal_halting_distribution": [0.0, 0.5, 0.3, 0.2]}
+    profiled = HaltingSummary.of(record)
+    assert profiled.first_right_step == 3  # 0.96 >= 0.95: the third step's prediction is the first right
+    assert profiled.distance_from_optimum == pytest.approx(0.1)  # (|0.1 - 0| + |0.4 - 0.5|) / 2
+    old = HaltingSummary.of({k: v for k, v in record.items() if k not in ("step_accuracy", "kl_optimal_halting_distribution")})
+    assert old.first_right_step is None and old.distance_from_optimum is None  # a record from before profiles
+    never = HaltingSummary.of({**record, "step_accuracy": [0.5, 0.5, 0.5, 0.94]})
+    assert never.first_right_step is None
+    with pytest.raises(ValueError, match="'step_accuracy' must hold one value per ponder step"):
+        HaltingSummary.of({**record, "step_accuracy": [0.5, 1.0]})
+    with pytest.raises(ValueError, match="kl_optimal_halting_distribution"):
+        HaltingSummary.of({**record, "kl_optimal_halting_distribution": [0.5, float("nan"), 0.3, 0.2]})
+    lines = setting_table({"profiled": [profiled, profiled], "old": [old]}).splitlines()
+    assert lines[2] == ("| profiled | 2 | 0.990 (0.990 to 0.990) | 2.60 (2.60 to 2.60) | 3.00 (3.00 to 3.00) | "
+                        "2.0 (2.0 to 2.0) | 0.200 (0.200 to 0.200) | 3.0 (3.0 to 3.0) | 0.100 (2 of 2) |")
+    assert lines[3].endswith("| (not kept) | (not kept) |")
+    assert setting_table({"one wrong": [never]}).splitlines()[2].endswith("| not all right | 0.100 (1 of 1) |")

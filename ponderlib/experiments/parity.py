@@ -30,6 +30,9 @@ def distribution_mean(halting_probs: torch.Tensor) -> float:
     return expected_ponder_steps(halting_probs.unsqueeze(0)).item()
 
 
+RIGHT_STEP = 0.95
+"""The accuracy from which a ponder step's prediction counts as right (:attr:`HaltingSummary.first_right_step`)."""
+
 TAIL_FLOOR = 0.001
 """The smallest ``p_n`` :attr:`HaltingSummary.tail_ratio` fits: records keep four decimals, so a smaller one
 is off by more than 5 %."""
@@ -50,11 +53,19 @@ class HaltingSummary:
             stops at the last step the unroll ran (that step took the mass left, less than the
             model's ``unroll_tolerance``), zero-padded to ``max_ponder_steps`` as
             :func:`mean_halting_distribution` pads, so that the last entry is the mass on the cap.
+        step_accuracy: PonderNet's accuracy of each step's prediction ``y_n`` on the trained range, shape
+            ``(max_ponder_steps,)``, or None (ACT, and records written before runs kept their step profile:
+            :class:`~ponderlib.tasks.parity.StepProfile`).
+        kl_optimum: the halting distribution that would minimise the paper's loss for those steps'
+            losses (:func:`~ponderlib.mechanisms.losses.kl_optimal_halting`), shape ``(max_ponder_steps,)``,
+            or None (as above, and for the reverse KL).
     """
 
     accuracy: float
     mean_ponder_steps: float
     halting_probs: torch.Tensor
+    step_accuracy: torch.Tensor | None = None
+    kl_optimum: torch.Tensor | None = None
 
     @classmethod
     def of(cls, run: Any) -> HaltingSummary:
@@ -69,10 +80,22 @@ class HaltingSummary:
         summary = run_summary(run)
         probs = torch.tensor(summary_numbers(summary, "halting_distribution", 0.0, 1.0), dtype=torch.float64)  # (n_run,)
         max_ponder_steps = summary_value(summary_value(summary, "config"), "max_ponder_steps", "run's config")
+
+        def per_step(name: str) -> torch.Tensor | None:  # (max_ponder_steps,), where the run kept it
+            if summary.get(name) is None:
+                return None
+            values = torch.tensor(summary_numbers(summary, name, 0.0, 1.0), dtype=torch.float64)
+            if len(values) != max_ponder_steps:
+                raise ValueError(f"the run's summary's {name!r} must hold one value per ponder step "
+                                 f"({max_ponder_steps}); got {len(values)}")
+            return values
+
         return cls(
             accuracy=summary_number(summary, "interpolation_accuracy", 0.0, 1.0),
             mean_ponder_steps=summary_number(summary, "mean_ponder_steps", 0.0, MAX_LENGTH),
             halting_probs=mean_halting_distribution(probs.unsqueeze(0), max_ponder_steps),
+            step_accuracy=per_step("step_accuracy"),
+            kl_optimum=per_step("kl_optimal_halting_distribution"),
         )
 
     @property
@@ -110,6 +133,24 @@ class HaltingSummary:
         y = torch.log(self.halting_probs[[n - 1 for n in steps]].double())
         slope = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
         return float(torch.exp(slope))
+
+    @property
+    def first_right_step(self) -> int | None:
+        """The first ponder step whose prediction is right on at least ``RIGHT_STEP`` of the trained range
+        (:attr:`step_accuracy`), None where no step is or the run kept no step profile."""
+        if self.step_accuracy is None:
+            return None
+        right = (self.step_accuracy >= RIGHT_STEP).nonzero()
+        return int(right[0]) + 1 if len(right) else None
+
+    @property
+    def distance_from_optimum(self) -> float | None:
+        """The total variation distance ``(1/2) sum_n |p_n - p*_n|`` between the learned halting distribution
+        and :attr:`kl_optimum`: 0 where the network halts exactly where its loss, for its own steps' losses,
+        is least; None without a ``kl_optimum``."""
+        if self.kl_optimum is None:
+            return None
+        return 0.5 * float((self.halting_probs - self.kl_optimum).abs().sum())
 
     def mass_on(self, first: int, last: int | None = None) -> float:
         """The halting probability on ponder steps ``first..last`` (1-based, both included; ``last``

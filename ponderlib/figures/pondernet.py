@@ -360,24 +360,26 @@ def plot_thinking_time_by_setting(
         check_positive("paper", paper)
     if not isinstance(title, str):
         raise TypeError(f"title must be a str, got {type(title).__name__}")
-    fig, axes = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9), sharey=True)
-    labels = list(groups)
+    labels = list(groups)  # one row per setting, the first on top, its label read across
+    right = 1.06 * max([prior_mean, paper or 0.0] + [float(getattr(run, a)) for runs in groups.values() for run in runs
+                                                      for a in ("expected_ponder_steps", "mean_ponder_steps")])
+    fig, axes = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 1.6 + 0.45 * len(labels)), sharey=True)
     for ax, attribute, name in zip(axes, ("expected_ponder_steps", "mean_ponder_steps"),
-                                   ("learned $\\mathbb{E}[n]$", "ponder steps sampled at inference")):
-        for x, label in enumerate(labels):
+                                   ("learned $\\mathbb{E}[n]$", "steps run at inference")):
+        for y, label in enumerate(labels):
             values = [float(getattr(run, attribute)) for run in groups[label]]
             offsets = [0.0] if len(values) == 1 else [0.24 * (i / (len(values) - 1) - 0.5) for i in range(len(values))]
-            ax.plot([x + o for o in offsets], values, "o", color=style.color("pondernet"), ms=4, alpha=0.7)
-            ax.plot([x - 0.3, x + 0.3], [sum(values) / len(values)] * 2, "-", color="k", lw=2)
-        ax.axhline(prior_mean, color=style.PRIOR_COLOR, ls="--", lw=1.2)
+            ax.plot(values, [y + o for o in offsets], "o", color=style.color("pondernet"), ms=4, alpha=0.7)
+            ax.plot([sum(values) / len(values)] * 2, [y - 0.3, y + 0.3], "-", color="k", lw=2)
+        ax.axvline(prior_mean, color=style.PRIOR_COLOR, ls="--", lw=1.2)
         if paper is not None:
-            ax.axhline(paper, color="#b2182b", ls=":", lw=1.4)
-        ax.set_xticks(range(len(labels)))
-        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
-        ax.set_xlim(-0.6, len(labels) - 0.4)
+            ax.axvline(paper, color="#b2182b", ls=":", lw=1.4)
+        ax.set_yticks(range(len(labels)))
+        ax.set_yticklabels(labels)
+        ax.set_ylim(len(labels) - 0.4, -0.6)
+        ax.set_xlim(0, right)  # both panels on one scale
+        ax.set_xlabel("ponder steps")
         ax.set_title(name)
-    axes[0].set_ylabel("ponder steps")
-    axes[0].set_ylim(0, None)
     axes[0].plot([], [], "o", color=style.color("pondernet"), ms=4, label="one seed")
     axes[0].plot([], [], "-", color="k", lw=2, label="mean over seeds")
     axes[0].plot([], [], "--", color=style.PRIOR_COLOR, label=f"the prior's mean, {prior_mean:.2f}")
