@@ -294,5 +294,7 @@ def test_a_pondernet_run_is_profiled_step_by_step_against_its_kl_optimum():
     assert torch.allclose(profile.halting_probs, out.halting_probs.mean(0))
     # No optimum without the paper's KL, no profile for ACT.
     assert "kl_optimal_halting_distribution" not in train_parity(**{**config, "kl_direction": "reverse"}).summary()
+    cut = train_parity(**{**config, "unroll": "mass"}).summary()  # p_n cut at each input's own N: another loss
+    assert "kl_optimal_halting_distribution" not in cut and "step_losses" in cut
     assert "step_losses" in train_parity(**{**config, "beta": 0.0}).summary()
     assert "step_losses" not in train_parity(**{**config, "method": "act"}).summary()

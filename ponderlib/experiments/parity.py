@@ -7,7 +7,7 @@ Runs over seeds and settings, whose results are committed as evidence, are :mod:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +58,8 @@ class HaltingSummary:
             :class:`~ponderlib.tasks.parity.StepProfile`).
         kl_optimum: the halting distribution that would minimise the paper's loss for those steps'
             losses (:func:`~ponderlib.mechanisms.losses.kl_optimal_halting`), shape ``(max_ponder_steps,)``,
-            or None (as above, and for the reverse KL).
+            or None (as above, for the reverse KL, and for a run that cut ``p_n`` at each input's own ``N``,
+            ``unroll="mass"``: its loss is not the one this optimum minimises).
     """
 
     accuracy: float
@@ -79,7 +80,9 @@ class HaltingSummary:
         """
         summary = run_summary(run)
         probs = torch.tensor(summary_numbers(summary, "halting_distribution", 0.0, 1.0), dtype=torch.float64)  # (n_run,)
-        max_ponder_steps = summary_value(summary_value(summary, "config"), "max_ponder_steps", "run's config")
+        config = summary_value(summary, "config")
+        max_ponder_steps = summary_value(config, "max_ponder_steps", "run's config")
+        cut_at_own_n = isinstance(config, Mapping) and config.get("unroll") == "mass"
 
         def per_step(name: str) -> torch.Tensor | None:  # (max_ponder_steps,), where the run kept it
             if summary.get(name) is None:
@@ -95,7 +98,7 @@ class HaltingSummary:
             mean_ponder_steps=summary_number(summary, "mean_ponder_steps", 0.0, MAX_LENGTH),
             halting_probs=mean_halting_distribution(probs.unsqueeze(0), max_ponder_steps),
             step_accuracy=per_step("step_accuracy"),
-            kl_optimum=per_step("kl_optimal_halting_distribution"),
+            kl_optimum=None if cut_at_own_n else per_step("kl_optimal_halting_distribution"),
         )
 
     @property

@@ -488,7 +488,7 @@ class StepProfile:
             ``L_Rec + beta KL(p || p_G)`` for each vector's own step losses
             (:func:`~ponderlib.mechanisms.losses.kl_optimal_halting`), shape ``(N,)``: where the loss would
             put ``p_n`` if the steps' predictions stayed as they are. None for the reverse KL, whose optimum
-            has no such closed form.
+            has no such closed form, and for a run that cut ``p_n`` at each input's own ``N`` (``unroll="mass"``).
     """
 
     step_losses: torch.Tensor
@@ -688,7 +688,9 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
             config.difficulty_eval_size * trained, config.n_elems, config.min_nonzero, config.max_nonzero,
             generator=config.generator("test", result.device), label=config.label,
         )
-        paper_kl = config.kl_direction == "paper" and config.beta > 0
-        prior = geometric_prior(config.lambda_p, config.max_ponder_steps, config.prior_truncation) if paper_kl else None
+        # The optimum is that of the loss over every step: not the loss of a run that cut p_n at each input's
+        # own N (unroll "mass"), whose optimum moves with where each input's N falls.
+        closed_form = config.kl_direction == "paper" and config.beta > 0 and config.unroll == "cap"
+        prior = geometric_prior(config.lambda_p, config.max_ponder_steps, config.prior_truncation) if closed_form else None
         result.steps = step_profile(result.model, batch, prior, config.beta)
     return result
