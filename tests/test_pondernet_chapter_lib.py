@@ -455,7 +455,7 @@ def test_a_runs_step_profile_by_hand_and_the_settings_table():
         HaltingSummary.of({**record, "kl_optimal_halting_distribution": [0.5, float("nan"), 0.3, 0.2]})
     lines = setting_table({"profiled": [profiled, profiled], "old": [old]}).splitlines()
     assert lines[2] == ("| profiled | 2 | 0.990 (0.990 to 0.990) | 2.60 (2.60 to 2.60) | 3.00 (3.00 to 3.00) | "
-                        "2.0 (2.0 to 2.0) | 0.200 (0.200 to 0.200) | 3.0 (3.0 to 3.0) | 0.100 (2 of 2) |")
+                        "2.0 (2.0 to 2.0) | 0.200 (0.200 to 0.200) | 3.0 (3.0 to 3.0) (2 of 2) | 0.100 (2 of 2) |")
     assert lines[3].endswith("| (not kept) | (not kept) |")
     assert setting_table({"one wrong": [never]}).splitlines()[2].endswith("| not all right | 0.100 (1 of 1) |")
     # A run that cut p_n at each input's own N trained another loss: its optimum is not read.

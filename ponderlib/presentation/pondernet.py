@@ -114,7 +114,7 @@ def setting_table(groups: Mapping[str, Sequence[HaltingSummary]]) -> str:
     at inference, the most likely step, ``p_N`` on the cap, and, where the runs kept their step profile,
     the first step whose prediction is right (:attr:`HaltingSummary.first_right_step`) and the largest
     distance of the learned ``p_n`` from the KL's optimum for the steps' own losses
-    (:attr:`HaltingSummary.distance_from_optimum`), with how many seeds kept it.
+    (:attr:`HaltingSummary.distance_from_optimum`), each with how many seeds kept it.
 
     Args:
         groups: a setting's label -> one summary per seed (at least one).
@@ -123,12 +123,12 @@ def setting_table(groups: Mapping[str, Sequence[HaltingSummary]]) -> str:
     rows = []
     for label, seeds in groups.items():
         profiled = [h for h in seeds if h.kl_optimum is not None]
-        right = [h.first_right_step for h in profiled]
+        right = [h.first_right_step for h in seeds if h.step_accuracy is not None]
         rows.append([
             label, len(seeds), mean_range([h.accuracy for h in seeds], 3), mean_range([h.expected_ponder_steps for h in seeds]),
             mean_range([h.mean_ponder_steps for h in seeds]), mean_range([h.mode for h in seeds], 1),
             mean_range([h.mass_on_cap for h in seeds], 3),
-            (mean_range(right, 1) if None not in right else "not all right") if profiled else "(not kept)",
+            (f"{mean_range(right, 1)} ({len(right)} of {len(seeds)})" if None not in right else "not all right") if right else "(not kept)",
             f"{max(h.distance_from_optimum for h in profiled):.3f} ({len(profiled)} of {len(seeds)})" if profiled else "(not kept)",
         ])
     header = ["setting", "seeds", "accuracy", "learned $\\mathbb E_p[n]$", "ponder steps at inference", "most likely step",
