@@ -560,3 +560,93 @@ def test_live_claims_check_preset_and_point_when_built(live_claims):
         LiveClaims(with_point.preset, claims, point={"bogus": 1})
     with pytest.raises(TypeError, match="evidence"):
         claim_rates(with_point, "x")
+
+
+# --- 7. the fourth probe (issue 40, round 4): sweep and evidence, claims, tables, figures, summaries ---------
+
+HUGE_INT = 10**400  # a JSON integer float() overflows
+
+
+def _huge_record(**summary):
+    from ponderlib.sweep.evidence import Evidence
+
+    record = Evidence.load("act-parity-live", ROOT / "evidence").records[0]
+    return {**record, "summary": {**record["summary"], **summary}}
+
+
+def _fourth_probe_cases():
+    """``(id, call, kind, message)``: each call must raise ``kind`` with a one-line message matching ``message``
+    (which names the parameter), where it raised an OverflowError, a KeyError, an AttributeError, a
+    ZeroDivisionError, torch's or matplotlib's own error, or returned a wrong or silent result."""
+    from ponderlib.experiments.claims import CH1_PARITY, CH2_KL, LiveClaims, claim_rates
+    from ponderlib.figures.sweep import plot_sweep
+    from ponderlib.presentation.tables import evidence_table
+    from ponderlib.sweep import Evidence, load_results, sweep
+    from ponderlib.sweep.summary import run_metrics, summarize
+
+    evidence = Evidence.load("act-parity-live", ROOT / "evidence")
+    claims = {"x": lambda run: True}
+    cases = [
+        ("claim_rates-another-presets-evidence",
+         lambda: claim_rates(CH2_KL, Evidence.load("pondernet-parity-median-live", ROOT / "evidence")), ValueError,
+         r"^evidence must be 'pondernet-parity-kl-live''s or its confirmation set's"),
+        ("claim_rates-another-grid", lambda: claim_rates(CH1_PARITY, Evidence.load("pondernet-parity-kl-live", ROOT / "evidence")),
+         ValueError, "^evidence must be"),
+        ("finished-off-grid", lambda: evidence.finished(halting_bias_init=2.0), ValueError,
+         r"^halting_bias_init must be one of the grid's values \[3.0, 1.0\] of 'act-parity-live'"),
+        ("LiveClaims-point-off-grid", lambda: LiveClaims("act-parity-live", claims, {"halting_bias_init": 99.0}), ValueError,
+         "^halting_bias_init must be one of the grid's values"),
+        ("LiveClaims-point-off-confirmation-grid", lambda: LiveClaims("act-parity-live", claims, {"halting_bias_init": 3.0}),
+         ValueError, r"^halting_bias_init must be one of the grid's values \[1.0\] of 'act-parity-live-confirm'"),
+        ("sweep-results_path-none", lambda: sweep("parity", {"tau": [0.1]}, [0], None), TypeError, "^results_path must be a path"),
+        ("sweep-results_path-bytes", lambda: sweep("parity", {"tau": [0.1]}, [0], b"runs.jsonl"), TypeError, "^results_path"),
+        ("sweep-address-int", lambda: sweep("parity", {"tau": [0.1]}, [0], "runs.jsonl", executor="ray", address=123),
+         TypeError, "^address must be a Ray cluster's address"),
+        ("load_results-none", lambda: load_results(None), TypeError, "^path must be a path"),
+        ("summarize-none", lambda: summarize(None), TypeError, "^records must be an iterable"),
+        ("run_metrics-none", lambda: run_metrics(None), TypeError, "^summary must be a run's summary"),
+        ("plot_sweep-none", lambda: plot_sweep(None, "tau", "final_accuracy"), TypeError, "^records must be a list"),
+        ("plot_sweep-not-records", lambda: plot_sweep([1], "tau", "final_accuracy"), TypeError, r"^records\[0\]: not a sweep record"),
+        ("plot_sweep-where-str", lambda: plot_sweep(evidence.records, "halting_bias_init", "final_accuracy", where="x"),
+         TypeError, "^where must be a mapping"),
+        ("evidence_table-none", lambda: evidence_table(None), TypeError, "^sets must be a collection"),
+        ("evidence_table-not-evidence", lambda: evidence_table([1]), TypeError, r"^sets\[0\] must be a Evidence"),
+    ]
+    return [pytest.param(call, kind, message, id=case) for case, call, kind, message in cases]
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), _fourth_probe_cases())
+def test_the_fourth_probe_is_refused_naming_the_parameter(call, kind, message):
+    import re
+
+    with pytest.raises(Exception) as caught:
+        call()
+    assert type(caught.value) is kind, f"{type(caught.value).__name__}: {caught.value}"
+    text = str(caught.value)
+    assert "\n" not in text and re.search(message, text), text
+
+
+@pytest.mark.parametrize("entry", ["seconds", "updates", "final_accuracy"])
+def test_an_integer_too_large_for_a_float_in_a_results_file_is_named_or_left_out(tmp_path, capsys, entry):
+    from ponderlib import cli
+    from ponderlib.sweep import Evidence
+    from ponderlib.sweep.summary import summarize
+
+    record = _huge_record(**{entry: HUGE_INT})
+    (tmp_path / "act-parity-live.jsonl").write_text(json.dumps(record) + "\n")
+    if entry in ("seconds", "updates"):  # a run's cost: refused by name (was OverflowError)
+        with pytest.raises(ValueError, match=f"entry '{entry}' must be a number in"):
+            Evidence.load("act-parity-live", tmp_path)
+    else:  # a metric: not measured, as an infinity is (was OverflowError, in the CLI a traceback)
+        assert summarize([record])[0]["metrics"][entry]["n"] == 0
+        assert cli.main(["sweep", "--summary", str(tmp_path / "act-parity-live.jsonl")]) == 0
+        assert "final_accuracy" in capsys.readouterr().out
+
+
+def test_a_claim_reading_a_grid_point_a_live_row_lacks_is_named():
+    from ponderlib.experiments.claims import CH2_KL, check_live_claims
+    from ponderlib.sweep import Evidence
+
+    run = Evidence.load("pondernet-parity-kl-live", ROOT / "evidence").runs(kl_direction="paper")[0]
+    with pytest.raises(ValueError, match=r"^live\[0\] holds no 'reverse', which the claim"):
+        check_live_claims(CH2_KL, [{"paper": run}])

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 
 from IPython.display import Markdown
 
-from ponderlib.core.validation import check_groups
+from ponderlib.core.validation import check_groups, check_not_empty, ensure_type
+from ponderlib.sweep.evidence import Evidence
 
 
 def _cell(value: object) -> str:
@@ -120,8 +121,9 @@ def evidence_table(sets: Sequence) -> str:
     """A reproduction report's list of evidence sets, one row per set (an
     :class:`~ponderlib.sweep.evidence.Evidence`): its preset, runs (of those planned), training updates per
     run, CPU-minutes of training (one thread per run), the machine and torch it ran on, and the commit."""
-    if len(sets) == 0:
-        raise ValueError("sets must hold at least one evidence set, got none")
+    check_not_empty("sets", sets, "evidence set")
+    for index, evidence in enumerate(sets):
+        ensure_type(f"sets[{index}]", evidence, Evidence)
     rows = []
     for evidence in sets:
         cost = evidence.cost()
