@@ -38,6 +38,7 @@ from tests.cli_runner import ROOT
 from tests.test_hostile_limits import assert_one_line_exit_2, run_capped
 
 NAN = float("nan")
+INF = float("inf")
 
 # --- 1. products of counts, each count within its bound -------------------------------------------
 
@@ -560,3 +561,198 @@ def test_live_claims_check_preset_and_point_when_built(live_claims):
         LiveClaims(with_point.preset, claims, point={"bogus": 1})
     with pytest.raises(TypeError, match="evidence"):
         claim_rates(with_point, "x")
+
+
+# --- 7. the fourth probe (issue 40, round 4): sweep and evidence, claims, tables, figures, summaries ---------
+
+HUGE_INT = 10**400  # a JSON integer float() overflows
+
+
+def _huge_record(**summary):
+    from ponderlib.sweep.evidence import Evidence
+
+    record = Evidence.load("act-parity-live", ROOT / "evidence").records[0]
+    return {**record, "summary": {**record["summary"], **summary}}
+
+
+def _fourth_probe_cases():
+    """``(id, call, kind, message)``: each call must raise ``kind`` with a one-line message matching ``message``
+    (which names the parameter), where it raised an OverflowError, a KeyError, an AttributeError, a
+    ZeroDivisionError, torch's or matplotlib's own error, or returned a wrong or silent result."""
+    from ponderlib.experiments.claims import CH1_PARITY, CH2_KL, LiveClaims, claim_rates
+    from ponderlib.figures.sweep import plot_sweep
+    from ponderlib.presentation.tables import evidence_table
+    from ponderlib.sweep import Evidence, load_results, sweep
+    from ponderlib.sweep.summary import run_metrics, summarize
+
+    evidence = Evidence.load("act-parity-live", ROOT / "evidence")
+    claims = {"x": lambda run: True}
+    cases = [
+        ("claim_rates-another-presets-evidence",
+         lambda: claim_rates(CH2_KL, Evidence.load("pondernet-parity-median-live", ROOT / "evidence")), ValueError,
+         r"^evidence must be 'pondernet-parity-kl-live''s or its confirmation set's"),
+        ("claim_rates-another-grid", lambda: claim_rates(CH1_PARITY, Evidence.load("pondernet-parity-kl-live", ROOT / "evidence")),
+         ValueError, "^evidence must be"),
+        ("finished-off-grid", lambda: evidence.finished(halting_bias_init=2.0), ValueError,
+         r"^halting_bias_init must be one of the grid's values \[3.0, 1.0\] of 'act-parity-live'"),
+        ("LiveClaims-point-off-grid", lambda: LiveClaims("act-parity-live", claims, {"halting_bias_init": 99.0}), ValueError,
+         "^halting_bias_init must be one of the grid's values"),
+        ("LiveClaims-point-off-confirmation-grid", lambda: LiveClaims("act-parity-live", claims, {"halting_bias_init": 3.0}),
+         ValueError, r"^halting_bias_init must be one of the grid's values \[1.0\] of 'act-parity-live-confirm'"),
+        ("sweep-results_path-none", lambda: sweep("parity", {"tau": [0.1]}, [0], None), TypeError, "^results_path must be a path"),
+        ("sweep-results_path-bytes", lambda: sweep("parity", {"tau": [0.1]}, [0], b"runs.jsonl"), TypeError, "^results_path"),
+        ("sweep-address-int", lambda: sweep("parity", {"tau": [0.1]}, [0], "runs.jsonl", executor="ray", address=123),
+         TypeError, "^address must be a Ray cluster's address"),
+        ("load_results-none", lambda: load_results(None), TypeError, "^path must be a path"),
+        ("summarize-none", lambda: summarize(None), TypeError, "^records must be an iterable"),
+        ("run_metrics-none", lambda: run_metrics(None), TypeError, "^summary must be a run's summary"),
+        ("plot_sweep-none", lambda: plot_sweep(None, "tau", "final_accuracy"), TypeError, "^records must be a list"),
+        ("plot_sweep-not-records", lambda: plot_sweep([1], "tau", "final_accuracy"), TypeError, r"^records\[0\]: not a sweep record"),
+        ("plot_sweep-where-str", lambda: plot_sweep(evidence.records, "halting_bias_init", "final_accuracy", where="x"),
+         TypeError, "^where must be a mapping"),
+        ("evidence_table-none", lambda: evidence_table(None), TypeError, "^sets must be a collection"),
+        ("evidence_table-not-evidence", lambda: evidence_table([1]), TypeError, r"^sets\[0\] must be a Evidence"),
+    ]
+    return [pytest.param(call, kind, message, id=case) for case, call, kind, message in cases]
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), _fourth_probe_cases())
+def test_the_fourth_probe_is_refused_naming_the_parameter(call, kind, message):
+    import re
+
+    with pytest.raises(Exception) as caught:
+        call()
+    assert type(caught.value) is kind, f"{type(caught.value).__name__}: {caught.value}"
+    text = str(caught.value)
+    assert "\n" not in text and re.search(message, text), text
+
+
+@pytest.mark.parametrize("entry", ["seconds", "updates", "final_accuracy"])
+def test_an_integer_too_large_for_a_float_in_a_results_file_is_named_or_left_out(tmp_path, capsys, entry):
+    from ponderlib import cli
+    from ponderlib.sweep import Evidence
+    from ponderlib.sweep.summary import summarize
+
+    record = _huge_record(**{entry: HUGE_INT})
+    (tmp_path / "act-parity-live.jsonl").write_text(json.dumps(record) + "\n")
+    if entry in ("seconds", "updates"):  # a run's cost: refused by name (was OverflowError)
+        with pytest.raises(ValueError, match=f"entry '{entry}' must be a number in"):
+            Evidence.load("act-parity-live", tmp_path)
+    else:  # a metric: not measured, as an infinity is (was OverflowError, in the CLI a traceback)
+        assert summarize([record])[0]["metrics"][entry]["n"] == 0
+        assert cli.main(["sweep", "--summary", str(tmp_path / "act-parity-live.jsonl")]) == 0
+        assert "final_accuracy" in capsys.readouterr().out
+
+
+def test_a_claim_reading_a_grid_point_a_live_row_lacks_is_named():
+    from ponderlib.experiments.claims import CH2_KL, check_live_claims
+    from ponderlib.sweep import Evidence
+
+    run = Evidence.load("pondernet-parity-kl-live", ROOT / "evidence").runs(kl_direction="paper")[0]
+    with pytest.raises(ValueError, match=r"^live\[0\] holds no 'reverse', which the claim"):
+        check_live_claims(CH2_KL, [{"paper": run}])
+
+
+def _fourth_probe_table_cases():
+    """The fourth probe's tables, figures and summaries: ``(id, call, kind, message)`` as
+    :func:`_fourth_probe_cases`; each printed ``nan`` or ``inf``, dropped a seed, divided by zero, or raised a
+    KeyError, an AttributeError or a format error naming nothing."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ponderlib.experiments.act import TauEvidence
+    from ponderlib.experiments.parity import HaltingSummary
+    from ponderlib.experiments.pondernet import DifficultySummary
+    from ponderlib.experiments.transformer import StepsDistribution, accuracy_against_compute, pooled_steps
+    from ponderlib.figures import pondernet as figures
+    from ponderlib.presentation import act, pointer, pondernet, tables, transformer
+    from ponderlib.sweep import Evidence
+
+    evidence = ROOT / "evidence"
+    tau = TauEvidence.from_summaries(Evidence.load("act-parity-tau-live", evidence).summaries())
+    curves = tau.curves(0)
+    run = Evidence.load("pondernet-parity-live", evidence).runs(method="pondernet", kl_direction="paper")[0]
+    chains = Evidence.load("ut-chains-live", evidence).runs(method="fixed", halting_bias_init=1.0)[:2]
+    halting = HaltingSummary(0.9, 2.0, torch.tensor([0.5, 0.3, 0.2], dtype=torch.float64))
+    by_lambda = {0.2: [halting, halting]}
+    hulls = {"accuracy": {5: [0.5]}, "area_coverage": {5: [0.9]}, "invalid": {5: [0.0]}}
+    cases = [
+        ("mean_range-inf", lambda: tables.mean_range([INF, -INF]), ValueError, "^values must hold no NaN or infinity"),
+        ("mean_sd-inf", lambda: tables.mean_sd([INF, 1.0]), ValueError, "^values must hold no NaN or infinity"),
+        ("mean_range-str", lambda: tables.mean_range(["a"]), TypeError, "^values must hold numbers"),
+        ("mean_range-none", lambda: tables.mean_range(None), TypeError, "^values must be a collection"),
+        ("mean_range-digits", lambda: tables.mean_range([1.0], -1), ValueError, r"^digits must be an integer in \[0, 17\]"),
+        ("range_mean-digits-huge", lambda: tables.range_mean([1.0], 10**9), ValueError, "^digits must be an integer"),
+        ("signed-digits", lambda: act.signed(0.5, 1.5), ValueError, "^digits must be an integer"),
+        ("signed-str", lambda: act.signed("a"), TypeError, "^r must be a number"),
+        ("per_seed_table-inf", lambda: pointer.per_seed_table([0, 1], {"a": [INF, -INF]}), ValueError, r"^columns\['a'\] must hold no NaN"),
+        ("per_seed_table-digits", lambda: pointer.per_seed_table([0], {"a": [1.0]}, -1), ValueError, "^digits"),
+        ("sort_length_table-nan", lambda: pointer.sort_length_table({0: {5: NAN}}, [5]), ValueError,
+         "^by_length's exact match at length 5 must hold no NaN"),
+        ("sort_length_table-no-length", lambda: pointer.sort_length_table({0: {5: 1.0}}, []), ValueError, "^lengths must hold"),
+        ("hull_table-nan-area", lambda: pointer.hull_table({**hulls, "area_coverage": {5: [NAN]}}, [5]), ValueError,
+         r"^metrics\['area_coverage'\]\[5\] must hold no NaN"),
+        ("hull_table-seeds-differ", lambda: pointer.hull_table({**hulls, "accuracy": {5: [0.5, 0.6]}}, [5]), ValueError,
+         "^metrics must hold one value per seed"),
+        ("hull_table-no-point-count", lambda: pointer.hull_table(hulls, []), ValueError, "^point_counts must hold"),
+        ("prior_table-empty", lambda: pondernet.prior_table([], 5), ValueError, "^lambda_ps must hold"),
+        ("lambda_table-solved-nan", lambda: pondernet.lambda_table(by_lambda, 3, solved=NAN), ValueError, r"^solved must be in \[0, 1\]"),
+        ("lambda_table-other-cap", lambda: pondernet.lambda_table(by_lambda, 5), ValueError, "^max_ponder_steps must be the runs' cap, 3"),
+        ("lambda_table-lambda-str", lambda: pondernet.lambda_table({"x": [halting]}, 3), ValueError, "^lambda_p must be in"),
+        ("tail_table-smaller-cap", lambda: pondernet.tail_table(by_lambda, 2), ValueError, "^max_ponder_steps must be the runs' cap, 3"),
+        ("tail_table-larger-cap", lambda: pondernet.tail_table(by_lambda, 50), ValueError, "^max_ponder_steps must be the runs' cap"),
+        ("tail_table-not-a-summary", lambda: pondernet.tail_table({0.2: [1]}, 3), TypeError, r"^runs\[0.2\]\[0\] must be a HaltingSummary"),
+        ("act-seed_table-nan", lambda: act.seed_table(curves, [NAN] * len(curves.seeds)), ValueError, r"^accuracy\[0\] must be in \[0, 1\]"),
+        ("act-seed_table-above-one", lambda: act.seed_table(curves, [2.0] * len(curves.seeds)), ValueError, r"^accuracy\[0\]"),
+        ("act-seed_table-curves", lambda: act.seed_table(None, [0.5]), TypeError, "^curves must be a SeedCurves"),
+        ("growing-nan", lambda: tau.growing(NAN), ValueError, "^minimum_slope must be a finite number"),
+        ("tau_evidence_table-slope", lambda: act.tau_evidence_table(tau, NAN, 1000), ValueError, "^minimum_slope"),
+        ("transformer-seed_table-deepest", lambda: transformer.seed_table({0: {"fixed": chains[0]}}, 99), ValueError,
+         "^deepest must be a depth a run of by_seed scored"),
+        ("transformer-setting_table-deepest", lambda: transformer.setting_table({"fixed": chains}, 99), ValueError,
+         r"^deepest must be a depth settings\['fixed'\] scored"),
+        ("accuracy_against_compute-deepest", lambda: accuracy_against_compute(chains, 99), ValueError, r"^deepest must be a depth summaries\[0\]"),
+        ("StepsDistribution-no-position", lambda: StepsDistribution((0, 0)), ValueError, "^counts must count at least one position"),
+        ("StepsDistribution-negative", lambda: StepsDistribution((-1, 2)), ValueError, "^counts must be a tuple of integers >= 0"),
+        ("pooled_steps-no-position", lambda: pooled_steps([{"ponder_steps_histogram_by_depth": {"1": [0, 0]}}]), ValueError, "^counts"),
+        ("distribution_table-no-common-depth", lambda: transformer.distribution_table(
+            {"fixed": {1: StepsDistribution((1,))}, "act": {2: StepsDistribution((1,))}}), ValueError, "^distributions must share"),
+        ("DifficultySummary-no-config", lambda: DifficultySummary.of({}), ValueError, "must have the entry 'config'"),
+        ("DifficultySummary-nan", lambda: DifficultySummary.of({**run, "accuracy_by_difficulty": {**run["accuracy_by_difficulty"], "1": NAN}}),
+         ValueError, "entry 'accuracy_by_difficulty' must be a non-empty mapping of numbers"),
+        ("DifficultySummary-missing-difficulty", lambda: DifficultySummary.of({**run, "accuracy_by_difficulty": {"1": 1.0}}), ValueError,
+         "entry 'accuracy_by_difficulty' must score every difficulty; it has none at 2"),
+        ("plot_sensitivity-empty", lambda: figures.plot_sensitivity({}, {}), ValueError, "^act_runs must hold"),
+        ("plot_sensitivity-seed-dropped", lambda: figures.plot_sensitivity({0.1: [halting, halting], 0.2: [halting]}, by_lambda),
+         ValueError, r"^act_runs must hold one run per seed at every value: act_runs\[0.1\] holds 2, act_runs\[0.2\] 1"),
+        ("plot_sensitivity-nan", lambda: figures.plot_sensitivity(by_lambda, {0.1: [HaltingSummary(NAN, 2.0, halting.halting_probs)]}),
+         ValueError, r"^pondernet_runs\[0.1\]\[0\].accuracy must be a finite number"),
+        ("plot_lambda_robustness-empty", lambda: figures.plot_lambda_robustness({}, {}, 0.9), ValueError, "^runs must hold"),
+        ("plot_lambda_robustness-solved", lambda: figures.plot_lambda_robustness(by_lambda, {0.2: 3.0}, NAN), ValueError, "^solved"),
+    ]
+    return [pytest.param(call, kind, message, id=case) for case, call, kind, message in cases]
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), _fourth_probe_table_cases())
+def test_the_fourth_probe_tables_and_figures_refuse_naming_the_parameter(call, kind, message):
+    test_the_fourth_probe_is_refused_naming_the_parameter(call, kind, message)
+
+
+@pytest.mark.parametrize("lambda_p", [1e-300, 1e-17, 1e-12, 1e-9, 1e-5])
+@pytest.mark.parametrize(("truncation", "limit"), [("normalised", 5.5), ("last", 10.0)])
+def test_prior_mean_at_a_tiny_lambda_p_tends_to_its_limit(lambda_p, truncation, limit):
+    """The closed forms cancelled to noise (1e-12: -22 million; 1e-17: a ZeroDivisionError); as lambda_p -> 0 the
+    normalised prior is uniform over N = 10 steps (mean 5.5) and the other halts on the last (mean 10)."""
+    from ponderlib.experiments.pondernet import prior_mean
+
+    assert prior_mean(lambda_p, 10, truncation) == pytest.approx(limit, rel=1e-4)
+    with pytest.raises(ValueError, match=r"^max_ponder_steps must be an integer in \[1, 10000\]"):
+        prior_mean(lambda_p, 10**18, truncation)
+
+
+def test_prior_mean_is_continuous_where_it_starts_summing():
+    from ponderlib.experiments.pondernet import SUMMED_BELOW, prior_mean
+
+    for truncation in ("normalised", "last"):
+        below, above = prior_mean(SUMMED_BELOW / 10 * 0.999, 10, truncation), prior_mean(SUMMED_BELOW / 10 * 1.001, 10, truncation)
+        assert below == pytest.approx(above, abs=1e-5)  # lambda_p moves by 2e-7: the mean by about 8 times that

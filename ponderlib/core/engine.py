@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 import time
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -621,7 +622,9 @@ def summary_value(summary: Mapping[str, Any], name: str, where: str = "run's sum
 
 
 def _number_in(value: Any, low: float, high: float) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and low <= value <= high  # NaN is not
+    # NaN is not; nor an infinity, or an integer too large for a float (10**400 in a JSON file: float() overflows)
+    number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    return number and low <= value <= high and abs(value) <= sys.float_info.max
 
 
 def summary_number(

@@ -18,6 +18,7 @@ Two kinds, by how often they run:
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
 
 import torch
@@ -227,6 +228,13 @@ def check_sizes(**sizes: int) -> None:
     (``check_sizes(n_elems=n_elems, hidden=hidden)``)."""
     for name, value in sizes.items():
         check_int(name, value, minimum=1)
+
+
+def ensure_path(name: str, value: object, what: str = "") -> None:
+    """``TypeError`` naming ``name`` unless ``value`` is a path, a str or an ``os.PathLike`` (``what``: more of
+    the message, e.g. ``" or None"``): ``pathlib``'s own error for ``None`` or a number names no argument."""
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (a str or a pathlib.Path){what}, got {type(value).__name__}")
 
 
 def ensure_tensor(name: str, value: object, what: str = "") -> None:

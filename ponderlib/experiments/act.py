@@ -12,7 +12,7 @@ from torch import nn
 
 from ponderlib.core.engine import History, on_evaluate, short, summary_number, summary_numbers, summary_value
 from ponderlib.core.stats import least_squares_slope, pearson_correlation
-from ponderlib.core.validation import check_int
+from ponderlib.core.validation import check_finite, check_int
 from ponderlib.tasks.parity import (
     DifficultyEvaluation,
     ParityConfig,
@@ -369,5 +369,6 @@ class TauEvidence:
 
     def growing(self, minimum_slope: float) -> list[int]:
         """For each ``tau``, how many seeds' ponder time grows with the number of non-zero entries by at
-        least ``minimum_slope`` steps per entry."""
+        least ``minimum_slope`` steps per entry (a finite number: NaN counted no seed, silently)."""
+        check_finite("minimum_slope", minimum_slope)
         return (self.slope >= minimum_slope).sum(dim=1).tolist()

@@ -61,9 +61,8 @@ class LiveClaims:
         if self.point is not None:
             if not isinstance(self.point, Mapping):
                 raise TypeError(f"point must be a mapping of grid fields to values, or None; got {type(self.point).__name__}")
-            grid = PRESETS[self.preset].grid
-            if set(self.point) != set(grid):
-                raise ValueError(f"point must name the grid fields {sorted(grid)} of {self.preset!r}, got {sorted(self.point)}")
+            for name in (self.preset, self.confirmation):  # a point either set has no run at is never counted
+                PRESETS[name].check_point(self.point, f" of {name!r}")
         if not isinstance(self.claims, Mapping):
             raise TypeError(f"claims must be a mapping of claim text -> callable, got {type(self.claims).__name__}")
         for text, claim in self.claims.items():
@@ -440,9 +439,14 @@ def confirmation_set(claims: LiveClaims) -> Evidence:
 
 def claim_rates(claims: LiveClaims, evidence: Evidence) -> dict[str, Rate]:
     """Each claim's :class:`~ponderlib.sweep.evidence.Rate` over the seeds of ``evidence`` (the
-    preset's or its confirmation set's); none of none where it holds no run yet."""
+    preset's or its confirmation set's); none of none where it holds no run yet. ``ValueError`` naming
+    ``evidence`` when it is another preset's (whose grid may be the same: its rates would pass for these)."""
     ensure_type("claims", claims, LiveClaims)
     ensure_type("evidence", evidence, Evidence)
+    if evidence.name not in (claims.preset, claims.confirmation):
+        raise ValueError(
+            f"evidence must be {claims.preset!r}'s or its confirmation set's ({claims.confirmation!r}), got {evidence.name!r}'s"
+        )
     if not evidence.records:
         return {text: Rate(0, 0) for text in claims.claims}
     if claims.point is not None:
@@ -494,8 +498,12 @@ def check_live_claims(claims: LiveClaims, live: Sequence[Any]) -> ClaimCheck:
     replayed_failures = _replayed_failures(claims, evidence, rows, confirmed_everywhere)
     asserted = [text for text in confirmed_everywhere if text not in replayed_failures]
     for text in asserted:
-        for row in rows:
-            if not held(claims.claims[text], row):
+        for index, row in enumerate(rows):
+            try:
+                holds = held(claims.claims[text], row)
+            except KeyError as exc:  # a grid point a row lacks, or an entry a run's summary lacks
+                raise ValueError(f"live[{index}] holds no {exc.args[0]!r}, which the claim {text!r} reads") from None
+            if not holds:
                 seed = _live_seed(claims, row)
                 raise AssertionError(
                     f"{text!r} held in {first[text]} (0-19) and {confirmed[text]} (20-39) of {claims.preset!r}, "

@@ -4,13 +4,14 @@ live runs and evidence alike) and its learning curve beyond the trained range (:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import torch
 
-from ponderlib.core.engine import run_summary
+from ponderlib.core.engine import run_summary, summary_numbers, summary_value
 from ponderlib.core.stats import pearson_correlation
 from ponderlib.core.validation import MAX_LENGTH, check_fraction, check_int
 from ponderlib.tasks.parity import ParityResult
@@ -59,10 +60,13 @@ class DifficultySummary:
 
         Raises:
             ValueError: the run was trained on every difficulty (nothing is unseen), or its summary
-                has no per-difficulty scores.
+                has no per-difficulty scores, or one that is not a number >= 0 (NaN), or none at a difficulty
+                it needs; naming the entry (a KeyError, or a NaN accuracy, before).
         """
         summary = run_summary(run)
-        config = summary["config"]
+        config = summary_value(summary, "config")
+        for name in ("min_nonzero", "n_elems"):
+            summary_value(config, name, "run's config")
         trained = range(config["min_nonzero"], (config["max_nonzero"] or config["n_elems"]) + 1)
         unseen = range(trained.stop, config["n_elems"] + 1)
         if not unseen:
@@ -70,6 +74,12 @@ class DifficultySummary:
         missing = [key for key in _BY_DIFFICULTY if summary.get(key) is None]
         if missing:
             raise ValueError(f"run's summary must score every difficulty; it has no {', '.join(missing)}")
+
+        for key in _BY_DIFFICULTY:
+            scores = summary_numbers(summary, key, 0.0, MAX_LENGTH, keyed=True)
+            absent = [d for d in range(config["min_nonzero"], config["n_elems"] + 1) if str(d) not in scores]
+            if absent:
+                raise ValueError(f"run's summary entry {key!r} must score every difficulty; it has none at {absent[0]}")
 
         def at(key: str, difficulties: range) -> list[float]:
             return [summary[key][str(d)] for d in difficulties]
@@ -136,20 +146,32 @@ PRIOR_TRUNCATIONS = ("last", "normalised")
 on the last step, or normalise (condition on ``n <= N``)."""
 
 
+SUMMED_BELOW = 1e-3
+"""Below this ``lambda_p N``, :func:`prior_mean` sums the prior's steps rather than use its closed forms, whose
+terms near ``1 / lambda_p`` cancel to a mean near ``N / 2`` (relative error about ``1e-16 / (lambda_p N)``)."""
+
+
 def prior_mean(lambda_p: float, max_ponder_steps: int, truncation: str = "normalised") -> float:
     """The mean ``E[n]`` of the geometric prior ``p_G(lambda_p)`` cut at ``N = max_ponder_steps``, in
     closed form. With ``q = 1 - lambda_p``: ``(1 - q^N) / lambda_p`` with the tail on the last step
     (``truncation="last"``), ``1 / lambda_p - N q^N / (1 - q^N)`` normalised. Both tend to
-    ``1 / lambda_p`` as ``N`` grows.
+    ``1 / lambda_p`` as ``N`` grows. Where ``lambda_p N < SUMMED_BELOW`` the closed forms cancel to noise (at
+    ``lambda_p = 1e-12`` the normalised one gave -22 million; below 1e-16, ``q = 1`` and a division by zero): the
+    mean is summed over the ``N`` steps instead.
 
     Raises:
-        ValueError: ``lambda_p`` outside ``(0, 1]``, ``max_ponder_steps < 1`` or an unknown truncation.
+        ValueError: ``lambda_p`` outside ``(0, 1]``, ``max_ponder_steps`` outside ``[1, MAX_LENGTH]`` (the
+            prior's own bound, :func:`~ponderlib.mechanisms.halting.geometric_prior`) or an unknown truncation.
     """
     check_fraction("lambda_p", lambda_p, include_zero=False)
-    check_int("max_ponder_steps", max_ponder_steps, minimum=1)
+    check_int("max_ponder_steps", max_ponder_steps, minimum=1, maximum=MAX_LENGTH)
     if truncation not in PRIOR_TRUNCATIONS:
         raise ValueError(f"truncation must be one of {PRIOR_TRUNCATIONS}, got {truncation!r}")
     q, n = 1.0 - lambda_p, max_ponder_steps
+    if lambda_p * n < SUMMED_BELOW:
+        weights = [math.exp(k * math.log1p(-lambda_p)) for k in range(n)]  # q^(n-1), n = 1..N, exact for tiny lambda_p
+        probs = [lambda_p * w for w in weights[:-1]] + [weights[-1]] if truncation == "last" else weights
+        return math.fsum(step * p for step, p in enumerate(probs, start=1)) / math.fsum(probs)
     if truncation == "last":
         return (1 - q**n) / lambda_p
     return 1 / lambda_p - n * q**n / (1 - q**n)

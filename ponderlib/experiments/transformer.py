@@ -46,6 +46,13 @@ class StepsDistribution:
 
     counts: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        counts = self.counts
+        if not isinstance(counts, tuple) or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts):
+            raise ValueError(f"counts must be a tuple of integers >= 0 (positions per step count), got {counts!r}")
+        if sum(counts) == 0:  # shares, mean and sd would divide by zero
+            raise ValueError(f"counts must count at least one position, got {counts!r}")
+
     @property
     def positions(self) -> int:
         """How many positions the distribution counts."""
@@ -88,5 +95,15 @@ def accuracy_against_compute(summaries: Sequence[Mapping], deepest: int) -> list
     """One row per run summary: (mean ponder steps per position, accuracy at ``deepest`` hops, accuracy on
     the longer programs with deeper chains), what
     :func:`~ponderlib.figures.transformer.plot_compute_accuracy` draws."""
+    return [(s["test_ponder_steps"], accuracy_at_depth(s, deepest, f"summaries[{i}]"), s["deeper_accuracy"])
+            for i, s in enumerate(summaries)]
+
+
+def accuracy_at_depth(summary: Mapping, deepest: int, where: str) -> float:
+    """``summary["accuracy_by_depth"]`` at ``deepest`` hops: ``ValueError`` naming ``deepest`` and ``where`` (the
+    summary) unless it is an integer >= 0 at which the summary scored its accuracy (a KeyError before)."""
     check_int("deepest", deepest, minimum=0)
-    return [(s["test_ponder_steps"], s["accuracy_by_depth"][str(deepest)], s["deeper_accuracy"]) for s in summaries]
+    by_depth = summary["accuracy_by_depth"]
+    if str(deepest) not in by_depth:
+        raise ValueError(f"deepest must be a depth {where} scored ({', '.join(by_depth)}), got {deepest}")
+    return by_depth[str(deepest)]

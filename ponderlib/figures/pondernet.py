@@ -18,7 +18,14 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ponderlib.core.validation import check_groups, check_non_negative, check_not_empty, check_positive
+from ponderlib.core.validation import (
+    check_finite,
+    check_fraction,
+    check_groups,
+    check_non_negative,
+    check_not_empty,
+    check_positive,
+)
 from ponderlib.figures import style
 
 
@@ -123,11 +130,23 @@ def plot_halting_vs_prior(
     return fig
 
 
-def _seed_lines(ax, runs: Mapping[float, Sequence[object]], attribute: str, method: str, label: str | None) -> None:
+def _seed_lines(
+    ax, runs: Mapping[float, Sequence[object]], attribute: str, method: str, label: str | None, name: str = "runs"
+) -> None:
     """``attribute`` of each run against the grid's values: a thin line per seed (a shade of the method's
-    colour each) and a thick one, with markers, for the mean over seeds (labelled ``label``, if given)."""
+    colour each) and a thick one, with markers, for the mean over seeds (labelled ``label``, if given).
+    ``ValueError`` naming ``name`` (the argument ``runs`` came as) for no value, a value with no runs or with
+    another number of runs than the first (its seeds were dropped from the mean, silently), or a run's
+    ``attribute`` that is not a finite number."""
+    check_groups(name, runs)
     values = list(runs)
-    seeds = min(len(seed_runs) for seed_runs in runs.values())
+    seeds = len(runs[values[0]])
+    for value, seed_runs in runs.items():
+        if len(seed_runs) != seeds:
+            raise ValueError(f"{name} must hold one run per seed at every value: {name}[{values[0]!r}] holds {seeds}, "
+                             f"{name}[{value!r}] {len(seed_runs)}")
+        for index, run in enumerate(seed_runs):
+            check_finite(f"{name}[{value!r}][{index}].{attribute}", getattr(run, attribute, None))
     table = torch.tensor([[float(getattr(run, attribute)) for run in runs[value][:seeds]] for value in values])  # (V, S)
     if seeds > 1:
         for shade, seed_values in zip(style.seed_colors(method, seeds), table.T):
@@ -156,7 +175,7 @@ def plot_sensitivity(
         values = list(runs)
         label = style.label(method)
         for row, attribute in enumerate(("accuracy", "mean_ponder_steps")):
-            _seed_lines(axes[row, column], runs, attribute, method, label if row == 0 else None)
+            _seed_lines(axes[row, column], runs, attribute, method, label if row == 0 else None, f"{method}_runs")
         axes[0, column].set_title(f"{label}: sensitivity to {name}")
         axes[0, column].set_ylim(0.4, 1.02)
         axes[1, column].set_xlabel(f"{name} (log scale)")
@@ -188,6 +207,7 @@ def plot_lambda_robustness(
         prior_means: ``lambda_p`` -> the mean of the prior the runs were trained with, for every key of ``runs``.
         solved: the accuracy from which a run solves the task, drawn as a dotted line.
     """
+    check_fraction("solved", solved)
     if set(prior_means) != set(runs):
         raise ValueError(f"prior_means must hold the lambda_p of runs, {sorted(runs)}; got {sorted(prior_means)}")
     values = list(runs)

@@ -18,6 +18,7 @@ from matplotlib.ticker import NullFormatter, NullLocator
 
 from ponderlib.figures import style
 from ponderlib.sweep import run_metrics
+from ponderlib.sweep.results import check_record
 
 TASK_METHODS = {"sequence_parity": "act", "convex_hull": "pointer"}
 """The method of a task whose runs name none (sequence parity is ACT's task; convex hulls the pointer network's)."""
@@ -77,9 +78,16 @@ def plot_sweep(
         title: the title (short: the figure is :data:`~ponderlib.figures.style.MAX_WIDTH` wide); default
             the metric, the field and the number of seeds.
 
-    Raises ``ValueError`` when no run matches, the runs lack ``x`` or ``metric``, or the runs left differ in
+    Raises ``TypeError`` naming a record that is not a sweep record, or a ``where`` that is no mapping;
+    ``ValueError`` when no run matches, the runs lack ``x`` or ``metric``, or the runs left differ in
     a grid field other than ``x`` and the method (pick one value with ``where``).
     """
+    if isinstance(records, (str, bytes)) or not isinstance(records, Sequence):
+        raise TypeError(f"records must be a list of sweep records, got {type(records).__name__}")
+    for index, record in enumerate(records):
+        check_record(record, f"records[{index}]")
+    if where is not None and not isinstance(where, Mapping):
+        raise TypeError(f"where must be a mapping {{field: value}} or None, got {type(where).__name__}")
     where = dict(where or {})
     chosen = [r for r in records if all(r["config"].get(k) == v for k, v in where.items())]
     if not chosen:

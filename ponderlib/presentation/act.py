@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 
+from ponderlib.core.engine import short
+from ponderlib.core.validation import check_fraction, check_int, ensure_type
 from ponderlib.experiments.act import SeedCurves
-from ponderlib.presentation.tables import markdown_table, mean_sd
+from ponderlib.presentation.tables import MAX_DIGITS, markdown_table, mean_sd
 
 
 def signed(r: float, digits: int = 2) -> str:
@@ -16,6 +19,9 @@ def signed(r: float, digits: int = 2) -> str:
     >>> signed(0.2393), signed(-0.5, 3), signed(float("nan"))
     ('+0.24', '-0.500', 'undefined (constant N)')
     """
+    check_int("digits", digits, minimum=0, maximum=MAX_DIGITS)
+    if isinstance(r, bool) or not isinstance(r, numbers.Real):
+        raise TypeError(f"r must be a number (a correlation, NaN where undefined), got {type(r).__name__}")
     return "undefined (constant N)" if math.isnan(r) else f"{r:+.{digits}f}"
 
 
@@ -27,8 +33,11 @@ def seed_table(curves: SeedCurves, accuracy: Sequence[float]) -> str:
         curves: the runs' :class:`~ponderlib.experiments.act.SeedCurves`, ``(S, D)``.
         accuracy: each seed's held-out accuracy (a fraction), length ``S``.
     """
-    if len(accuracy) != len(curves.seeds):
-        raise ValueError(f"accuracy must have one value per seed ({len(curves.seeds)}), got {len(accuracy)}")
+    ensure_type("curves", curves, SeedCurves)
+    if isinstance(accuracy, str) or not hasattr(accuracy, "__len__") or len(accuracy) != len(curves.seeds):
+        raise ValueError(f"accuracy must have one value per seed ({len(curves.seeds)}), got {short(repr(accuracy))}")
+    for index, value in enumerate(accuracy):
+        check_fraction(f"accuracy[{index}]", value)  # a fraction: NaN or 2.0 printed as a seed's accuracy before
     easiest, hardest = int(curves.difficulty[0]), int(curves.difficulty[-1])
     rows = [
         [seed, f"{acc:.4f}", signed(r, 3), f"{steps[0]:.2f}", f"{steps[-1]:.2f}", f"{100 * error.max():.1f}"]

@@ -9,6 +9,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ponderlib.core.validation import check_not_empty
 from ponderlib.experiments.pointer import mean_and_half_range, updates_to_reach
 from ponderlib.figures import style
 from ponderlib.presentation.tables import finite, markdown_table, require_groups
@@ -49,7 +50,7 @@ def per_seed_table(seeds: Sequence[int], columns: Mapping[str, Sequence[float]],
     for name, values in columns.items():
         if len(values) != len(seeds):
             raise ValueError(f"column {name!r} has {len(values)} values, one per seed ({len(seeds)}) expected")
-        finite(values, f"columns[{name!r}]")
+        finite(values, f"columns[{name!r}]", digits)
     rows = [[seed, *(f"{values[i]:.{digits}f}" for values in columns.values())] for i, seed in enumerate(seeds)]
     rows.append(["mean", *(f"{statistics.mean(values):.{digits}f}" for values in columns.values())])
     return markdown_table(["seed", *columns], rows, align="r" * (len(columns) + 1))
@@ -59,12 +60,13 @@ def sort_length_table(by_length: Mapping[int, Mapping[int, float]], lengths: Seq
     """Exact match at each of ``lengths`` (the rows), one column per seed and their mean (``by_length``:
     seed -> {array length: exact match}, a sorting run's ``by_length``)."""
     require_groups("by_length", by_length)
+    check_not_empty("lengths", lengths, "length")
     seeds = list(by_length)
     rows = []
     for n in lengths:
         if any(n not in by_length[seed] for seed in seeds):
             raise ValueError(f"lengths holds {n}, which a seed of by_length has no exact match for")
-        values = [by_length[seed][n] for seed in seeds]
+        values = finite([by_length[seed][n] for seed in seeds], f"by_length's exact match at length {n}")
         rows.append([n, *(f"{v:.3f}" for v in values), f"{statistics.mean(values):.3f}"])
     return markdown_table(["length", *(f"seed {seed}" for seed in seeds), "mean"], rows, align="r" * (len(seeds) + 2))
 
@@ -113,7 +115,10 @@ def converged_decoder_table(runs: Mapping[str, Sequence[Mapping]], thresholds: S
     return markdown_table(header, rows, align="lrr" + "r" * len(thresholds))
 
 
-def _check_hull_metrics(metrics: Mapping[str, Mapping[int, Sequence[float]]], more: Sequence[str] = ()) -> None:
+def _check_hull_metrics(
+    metrics: Mapping[str, Mapping[int, Sequence[float]]], point_counts: Sequence[int], more: Sequence[str] = ()
+) -> None:
+    check_not_empty("point_counts", point_counts, "point count")
     names = (*more, *HULL_METRICS)
     missing = [name for name in names if name not in metrics]
     if missing:
@@ -125,6 +130,9 @@ def _check_hull_metrics(metrics: Mapping[str, Mapping[int, Sequence[float]]], mo
 def _points_label(n: int, trained_max: int, metrics: Mapping) -> str:
     if any(n not in by_points for by_points in metrics.values()):
         raise ValueError(f"point_counts holds {n}, which metrics has no values for")
+    seeds = {name: len(finite(by_points[n], f"metrics[{name!r}][{n}]")) for name, by_points in metrics.items()}
+    if len(set(seeds.values())) > 1:  # a mean over other seeds than the column beside it
+        raise ValueError(f"metrics must hold one value per seed of every metric at {n} points, got {seeds} values")
     return f"{n} (longer than trained)" if n > trained_max else str(n)
 
 
@@ -134,7 +142,7 @@ def hull_polygon_table(
     """The hulls near the paper's setting, one row per point count: polygon accuracy and area coverage
     per seed with their means, and the means of exact-sequence accuracy and of invalid outputs.
     ``metrics`` holds ``"polygon_accuracy"`` besides :func:`hull_table`'s."""
-    _check_hull_metrics(metrics, ("polygon_accuracy",))
+    _check_hull_metrics(metrics, point_counts, ("polygon_accuracy",))
     rows = []
     for n in point_counts:
         label = _points_label(n, trained_max, metrics)
@@ -154,7 +162,7 @@ def hull_table(
     row per point count (``point_counts``; above ``trained_max`` marked "longer than trained").
     ``metrics``: :data:`HULL_METRICS` -> {point count: one fraction per seed}, as
     :func:`ponderlib.experiments.pointer.metric_by_points` gives them."""
-    _check_hull_metrics(metrics)
+    _check_hull_metrics(metrics, point_counts)
     rows = []
     for n in point_counts:
         label = _points_label(n, trained_max, metrics)

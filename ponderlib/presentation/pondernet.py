@@ -9,6 +9,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 
 from ponderlib.core.engine import run_summary
+from ponderlib.core.validation import check_fraction, check_lambda_p, check_not_empty, ensure_type
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import PRIOR_TRUNCATIONS, DifficultySummary, ExtrapolationCurve, prior_mean
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
@@ -21,6 +22,7 @@ SOLVED = 0.95
 def prior_table(lambda_ps: Sequence[float], max_ponder_steps: int) -> str:
     """Both truncations of the geometric prior at each ``lambda_p``: ``p_G(1)``, ``p_G(N)``, the most
     likely step, and the mean computed from the distribution beside its closed form."""
+    check_not_empty("lambda_ps", lambda_ps, "lambda_p")
     rows = []
     for lambda_p in lambda_ps:
         for truncation in PRIOR_TRUNCATIONS:
@@ -31,6 +33,22 @@ def prior_table(lambda_ps: Sequence[float], max_ponder_steps: int) -> str:
     header = ["$\\lambda_p$", "truncation", "$p_G(1)$", f"$p_G({max_ponder_steps})$", "most likely step",
               "mean $\\mathbb E[n]$", "closed form"]
     return markdown_table(header, rows, align="llrrrrr")
+
+
+def _check_halting_runs(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps: int) -> None:
+    """``runs`` (``lambda_p`` -> its runs) holds at least one ``lambda_p``, each in (0, 1] with at least one
+    :class:`~ponderlib.experiments.parity.HaltingSummary`, whose distribution has ``max_ponder_steps`` steps: the
+    cap its prior is cut at (another cap gave another prior's mean beside the runs, silently)."""
+    require_groups("runs", runs)
+    for value, seeds in runs.items():
+        check_lambda_p(value)
+        for index, run in enumerate(seeds):
+            ensure_type(f"runs[{value!r}][{index}]", run, HaltingSummary)
+            if len(run.halting_probs) != max_ponder_steps:
+                raise ValueError(
+                    f"max_ponder_steps must be the runs' cap, {len(run.halting_probs)} (the steps of runs[{value!r}][{index}]"
+                    f"'s halting distribution), got {max_ponder_steps!r}"
+                )
 
 
 def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: int) -> str:
@@ -65,9 +83,11 @@ def lambda_table(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_step
     Args:
         runs: ``lambda_p`` -> its runs, one per seed, in increasing ``lambda_p``.
         max_ponder_steps: where the prior is cut (its mean is the normalised prior's).
-        solved: if given, a last column counts the seeds whose accuracy reaches it.
+        solved: if given, a last column counts the seeds whose accuracy reaches it (a fraction).
     """
-    require_groups("runs", runs)
+    _check_halting_runs(runs, max_ponder_steps)
+    if solved is not None:
+        check_fraction("solved", solved)
     header = ["$\\lambda_p$", "prior mean $\\mathbb E_{p_G}[n]$", "learned mean $\\mathbb E_p[n]$",
               "ponder steps at inference", "accuracy"]
     rows = [
@@ -92,7 +112,7 @@ def tail_table(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps:
     Args:
         runs: ``lambda_p`` -> its runs, one per seed (normalised prior cut at ``max_ponder_steps``).
     """
-    require_groups("runs", runs)
+    _check_halting_runs(runs, max_ponder_steps)
     rows = []
     for value, seeds in runs.items():
         ratios = [h.tail_ratio for h in seeds if h.tail_ratio is not None]

@@ -12,7 +12,13 @@ from collections.abc import Mapping, Sequence
 
 from IPython.display import Markdown
 
-from ponderlib.core.validation import check_groups
+from ponderlib.core.engine import short
+from ponderlib.core.validation import check_groups, check_int, check_not_empty, ensure_type
+from ponderlib.sweep.evidence import Evidence
+
+MAX_DIGITS = 17
+"""The most decimals a table writes (``digits``): a float64 holds 17 significant digits, and a larger count
+(``digits=10**9``) would build a string of a gigabyte."""
 
 
 def _cell(value: object) -> str:
@@ -71,7 +77,7 @@ def mean_range(values: Sequence[float], digits: int = 2) -> str:
     >>> mean_range([1, 2, 6])
     '3.00 (1.00 to 6.00)'
     """
-    values = finite(values)
+    values = finite(values, digits=digits)
     return f"{sum(values) / len(values):.{digits}f} ({min(values):.{digits}f} to {max(values):.{digits}f})"
 
 
@@ -81,7 +87,7 @@ def range_mean(values: Sequence[float], digits: int = 2) -> str:
     >>> range_mean([0.5, 0.25, 1.0])
     '0.25 to 1.00 (mean 0.58)'
     """
-    values = finite(values)
+    values = finite(values, digits=digits)
     return f"{min(values):.{digits}f} to {max(values):.{digits}f} (mean {sum(values) / len(values):.{digits}f})"
 
 
@@ -91,7 +97,7 @@ def mean_sd(values: Sequence[float], digits: int = 2) -> str:
     >>> mean_sd([1.0, 3.0], 1), mean_sd([2.0])
     ('2.0 ± 1.4', '2.00')
     """
-    values = finite(values)
+    values = finite(values, digits=digits)
     mean = sum(values) / len(values)
     if len(values) == 1:
         return f"{mean:.{digits}f}"
@@ -99,14 +105,20 @@ def mean_sd(values: Sequence[float], digits: int = 2) -> str:
     return f"{mean:.{digits}f} ± {sd:.{digits}f}"
 
 
-def finite(values: Sequence[float], name: str = "values") -> list[float]:
-    """``values`` as a list of at least one number, none NaN (a table never prints ``nan`` for a run's
-    result); ``name`` is the argument an error names."""
-    values = [float(v) for v in values]
-    if not values:
-        raise ValueError(f"{name} must hold at least one number, got none")
-    if any(math.isnan(v) for v in values):
-        raise ValueError(f"{name} must hold no NaN, got {values}")
+def finite(values: Sequence[float], name: str = "values", digits: int | None = None) -> list[float]:
+    """``values`` as a list of at least one number, none NaN or infinite (a table never prints ``nan`` or
+    ``inf`` for a run's result, nor a mean of ``inf`` and ``-inf``); ``name`` is the argument an error names
+    (``TypeError`` for what is not a collection of numbers). ``digits``, where given, must be an integer in
+    ``[0, MAX_DIGITS]``: the decimals the caller writes."""
+    if digits is not None:
+        check_int("digits", digits, minimum=0, maximum=MAX_DIGITS)
+    check_not_empty(name, values, "number")
+    try:
+        values = [float(v) for v in values]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold numbers, got {short(repr(list(values)))}") from None
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError(f"{name} must hold no NaN or infinity, got {short(repr(values))}")
     return values
 
 
@@ -120,8 +132,9 @@ def evidence_table(sets: Sequence) -> str:
     """A reproduction report's list of evidence sets, one row per set (an
     :class:`~ponderlib.sweep.evidence.Evidence`): its preset, runs (of those planned), training updates per
     run, CPU-minutes of training (one thread per run), the machine and torch it ran on, and the commit."""
-    if len(sets) == 0:
-        raise ValueError("sets must hold at least one evidence set, got none")
+    check_not_empty("sets", sets, "evidence set")
+    for index, evidence in enumerate(sets):
+        ensure_type(f"sets[{index}]", evidence, Evidence)
     rows = []
     for evidence in sets:
         cost = evidence.cost()

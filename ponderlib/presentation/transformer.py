@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ponderlib.experiments.transformer import LEARNT_ACCURACY, StepsDistribution
+from ponderlib.experiments.transformer import LEARNT_ACCURACY, StepsDistribution, accuracy_at_depth
 from ponderlib.figures import style
 from ponderlib.presentation.tables import markdown_table, range_mean, require_groups
 
@@ -50,7 +50,7 @@ def seed_table(by_seed: Mapping[int, Mapping[str, Mapping]], deepest: int) -> st
     models = list(next(iter(by_seed.values())))
 
     def cell(summary: Mapping) -> str:
-        text = (f"{summary['test_accuracy']:.3f} / {summary['accuracy_by_depth'][str(deepest)]:.3f} / "
+        text = (f"{summary['test_accuracy']:.3f} / {accuracy_at_depth(summary, deepest, 'a run of by_seed'):.3f} / "
                 f"{summary['test_ponder_steps']:.2f}")
         return f"**{text}**" if summary["test_accuracy"] >= LEARNT_ACCURACY else text
 
@@ -68,7 +68,7 @@ def setting_table(settings: Mapping[str, Sequence[Mapping]], deepest: int) -> st
     rows = []
     for label, summaries in settings.items():
         learnt = sum(s["test_accuracy"] >= LEARNT_ACCURACY for s in summaries)
-        columns = ([s["test_accuracy"] for s in summaries], [s["accuracy_by_depth"][str(deepest)] for s in summaries],
+        columns = ([s["test_accuracy"] for s in summaries], [accuracy_at_depth(s, deepest, f"settings[{label!r}]") for s in summaries],
                    [s["deeper_accuracy"] for s in summaries], [s["test_ponder_steps"] for s in summaries])
         rows.append([label, f"{learnt} of {len(summaries)}", *map(spread, columns)])
     return markdown_table(header, rows, align="lrllll")
@@ -98,6 +98,8 @@ def distribution_table(distributions: Mapping[str, Mapping[int, StepsDistributio
     require_groups("distributions", distributions)
     methods = list(distributions)
     depths = sorted(set.intersection(*(set(table) for table in distributions.values())))
+    if not depths:  # a table of no row
+        raise ValueError(f"distributions must share at least one required depth, got {', '.join(f'{m}: {sorted(t)}' for m, t in distributions.items())}")
     header = ["required depth", *(style.label(method) for method in methods)]
     rows = [[d, *(f"{distributions[m][d].mean:.1f} ± {distributions[m][d].sd:.1f}" for m in methods)] for d in depths]
     return markdown_table(header, rows, align="r" * len(header))

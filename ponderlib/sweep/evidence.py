@@ -33,7 +33,7 @@ from typing import Any
 import numpy
 
 from ponderlib.core.engine import short, summary_number
-from ponderlib.core.validation import check_int
+from ponderlib.core.validation import check_int, ensure_path
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
 from ponderlib.sweep.spec import make_spec
@@ -178,8 +178,8 @@ class Evidence:
         """
         if not isinstance(name, str):
             raise TypeError(f"name must be a preset's name (a str), got {type(name).__name__}")
-        if folder is not None and (isinstance(folder, bytes) or not isinstance(folder, (str, os.PathLike))):
-            raise TypeError(f"folder must be a path (a str or a pathlib.Path) or None, got {type(folder).__name__}")
+        if folder is not None:
+            ensure_path("folder", folder, " or None")
         if name not in PRESETS:
             raise ValueError(f"name must be one of the presets {', '.join(map(repr, PRESETS))}; got {name!r}")
         path = Path(evidence_folder() if folder is None else folder) / f"{name}.jsonl"
@@ -219,10 +219,10 @@ class Evidence:
         set grows, a reader takes a point's runs only once they are all there.
 
         Raises:
-            ValueError: ``point`` does not name exactly the preset's grid fields.
+            ValueError: ``point`` does not name exactly the preset's grid fields, or a value is not in the
+                grid (no run would ever be there).
         """
-        if set(point) != set(self.preset.grid):
-            raise ValueError(f"point must name the grid fields {sorted(self.preset.grid)} of {self.name!r}, got {sorted(point)}")
+        self.preset.check_point(point, f" of {self.name!r}")
         seeds = {record["seed"] for record in self.records if record["point"] == point}
         return seeds >= set(self.preset.seeds)
 

@@ -65,6 +65,8 @@ def check_executor(executor: str, workers: int | None, address: str | None, num_
     for name, value in (("address", address), ("num_gpus", num_gpus)):
         if value is not None and executor != "ray":
             raise ValueError(f"{name} applies to executor='ray' only, got {name}={value!r} with executor={executor!r}")
+    if address is not None and not isinstance(address, str):
+        raise TypeError(f"address must be a Ray cluster's address (a str: auto or HOST:PORT) or None, got {type(address).__name__}")
     if num_gpus is not None:
         check_non_negative("num_gpus", num_gpus)
 

@@ -10,6 +10,7 @@ of the preset as it stands in code, so changing a preset means running its evide
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -44,13 +45,18 @@ class Preset:
         Raises:
             ValueError: ``point`` does not name exactly the grid fields, or a value is not in the grid.
         """
-        if set(point) != set(self.grid):
-            raise ValueError(f"point must name the grid fields {sorted(self.grid)}, got {sorted(point)}")
-        for name, value in point.items():
-            if value not in self.grid[name]:
-                raise ValueError(f"{name} must be one of the grid's values {self.grid[name]}, got {value!r}")
+        self.check_point(point)
         config_class = get_task(self.task).config
         return config_class(**self.fixed, **point, seed=seed, max_updates=self.max_updates)
+
+    def check_point(self, point: Mapping[str, Any], of: str = "") -> None:
+        """``ValueError`` unless ``point`` names exactly the grid fields (``of``: more of the message, e.g. the
+        preset's name), each at one of the grid's values."""
+        if set(point) != set(self.grid):
+            raise ValueError(f"point must name the grid fields {sorted(self.grid)}{of}, got {sorted(point)}")
+        for name, value in point.items():
+            if value not in self.grid[name]:
+                raise ValueError(f"{name} must be one of the grid's values {self.grid[name]}{of}, got {value!r}")
 
     def spec(self) -> SweepSpec:
         """The preset as a :class:`~ponderlib.sweep.spec.SweepSpec` (its budget in ``fixed``), not yet

@@ -36,6 +36,7 @@ from typing import Any
 
 from ponderlib.core.engine import short
 from ponderlib.core.seeds import SEED_MAX
+from ponderlib.core.validation import ensure_path
 
 try:
     import fcntl
@@ -73,8 +74,9 @@ def load_results(path: str | os.PathLike) -> list[dict]:
 
     A last line cut short (its writer was killed mid-line) is left out; any other line that is not a
     record raises ``ValueError`` naming the file and the line, as does a path that is not a regular
-    file or a link to a missing file.
+    file or a link to a missing file; ``TypeError`` naming ``path`` unless it is a path.
     """
+    ensure_path("path", path)
     path = Path(path)
     if not check_regular(path):
         return []

@@ -21,6 +21,7 @@ from tqdm.auto import tqdm
 
 from ponderlib.core.engine import short
 from ponderlib.core.provenance import source_revision
+from ponderlib.core.validation import ensure_path
 from ponderlib.sweep.executors import check_executor, check_ray_connection, execute
 from ponderlib.sweep.results import ResultsAppender, run_key
 from ponderlib.sweep.spec import Run, make_spec
@@ -110,6 +111,7 @@ def sweep(
     """
     check_executor(executor, workers, address, num_gpus)
     runs = make_spec(task, grid, seeds, fixed).runs
+    ensure_path("results_path", results_path)
     path = Path(results_path)
     if path.is_dir() or not path.parent.is_dir():
         raise ValueError(f"results_path must be a file in an existing folder, got {str(path)!r}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -26,7 +27,10 @@ def run_metrics(summary: Mapping[str, Any], keep_unmeasured: bool = False) -> di
     over seeds is a fraction) except the config's fields, the seed and the thread count; a nested
     mapping (``exact_match_by_length``) as ``name.key``; None left out, and NaN or an infinity (not
     measured, as a correlation where every sample ran alike) left out too, or, with ``keep_unmeasured``,
-    kept as NaN, so that a metric no seed measured is still listed."""
+    kept as NaN, so that a metric no seed measured is still listed (an integer too large for a float, as a results
+    file may hold, counts as an infinity). ``TypeError`` unless ``summary`` is a mapping."""
+    if not isinstance(summary, Mapping):
+        raise TypeError(f"summary must be a run's summary (a mapping), got {type(summary).__name__}")
     skip = NOT_METRICS | set(summary.get("config", {})) | {"config"}
     metrics: dict[str, float] = {}
 
@@ -34,8 +38,10 @@ def run_metrics(summary: Mapping[str, Any], keep_unmeasured: bool = False) -> di
         for name, value in mapping.items():
             if isinstance(value, Mapping):
                 collect(f"{prefix}{name}.", value)
-            elif isinstance(value, (bool, int, float)) and (keep_unmeasured or math.isfinite(value)):
-                metrics[f"{prefix}{name}"] = float(value) if math.isfinite(value) else math.nan
+            elif isinstance(value, (bool, int, float)):
+                finite = abs(value) <= sys.float_info.max  # NaN and infinities are not, nor an int float() overflows
+                if keep_unmeasured or finite:
+                    metrics[f"{prefix}{name}"] = float(value) if finite else math.nan
 
     collect("", {name: value for name, value in summary.items() if name not in skip})
     return metrics
@@ -70,6 +76,8 @@ def summarize(records: Iterable[Mapping]) -> list[dict]:
         ``n`` the number of seeds that measured the metric (``seconds_to_target`` exists only where
         the target was reached; a metric NaN in every seed has ``n`` 0 and the rest None).
     """
+    if not isinstance(records, Iterable):
+        raise TypeError(f"records must be an iterable of sweep records, got {type(records).__name__}")
     groups: dict[str, dict] = {}
     seen: set[str] = set()
     for index, record in enumerate(records):
