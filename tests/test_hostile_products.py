@@ -756,3 +756,31 @@ def test_prior_mean_is_continuous_where_it_starts_summing():
     for truncation in ("normalised", "last"):
         below, above = prior_mean(SUMMED_BELOW / 10 * 0.999, 10, truncation), prior_mean(SUMMED_BELOW / 10 * 1.001, 10, truncation)
         assert below == pytest.approx(above, abs=1e-5)  # lambda_p moves by 2e-7: the mean by about 8 times that
+
+
+# --- 8. the fifth probe (issue 40, round 5): figures, experiments, tables, sweep ---------------------------------
+
+
+@pytest.mark.parametrize("executor", ["pool", "ray"])
+def test_a_sweep_bounds_its_workers_before_any_executor_starts(tmp_path, monkeypatch, executor):
+    import sys
+
+    from ponderlib.sweep.runner import sweep
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # importing Ray would fail: the check must come first
+    with pytest.raises(ValueError, match=r"^workers must be an integer in \[1, 1024\], got 1000000000000$"):
+        sweep("parity", {"tau": [0.1]}, [0], tmp_path / "runs.jsonl", executor=executor, workers=10**12, progress=False)
+    assert not (tmp_path / "runs.jsonl").exists()
+
+
+def test_the_cli_bounds_workers_in_one_line(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from ponderlib.cli import main
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", "parity", "--grid", "tau=0.1", "--seeds", "0", "--results", str(tmp_path / "runs.jsonl"),
+              "--executor", "ray", "--workers", str(10**12)])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and len(lines) == 1 and "workers must be an integer in [1, 1024]" in lines[0]
