@@ -756,3 +756,174 @@ def test_prior_mean_is_continuous_where_it_starts_summing():
     for truncation in ("normalised", "last"):
         below, above = prior_mean(SUMMED_BELOW / 10 * 0.999, 10, truncation), prior_mean(SUMMED_BELOW / 10 * 1.001, 10, truncation)
         assert below == pytest.approx(above, abs=1e-5)  # lambda_p moves by 2e-7: the mean by about 8 times that
+
+
+# --- 8. the fifth probe (issue 40, round 5): figures, experiments, tables, sweep ---------------------------------
+
+
+@pytest.mark.parametrize("executor", ["pool", "ray"])
+def test_a_sweep_bounds_its_workers_before_any_executor_starts(tmp_path, monkeypatch, executor):
+    import sys
+
+    from ponderlib.sweep.runner import sweep
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # importing Ray would fail: the check must come first
+    with pytest.raises(ValueError, match=r"^workers must be an integer in \[1, 1024\], got 1000000000000$"):
+        sweep("parity", {"tau": [0.1]}, [0], tmp_path / "runs.jsonl", executor=executor, workers=10**12, progress=False)
+    assert not (tmp_path / "runs.jsonl").exists()
+
+
+def test_the_cli_bounds_workers_in_one_line(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from ponderlib.cli import main
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", "parity", "--grid", "tau=0.1", "--seeds", "0", "--results", str(tmp_path / "runs.jsonl"),
+              "--executor", "ray", "--workers", str(10**12)])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and len(lines) == 1 and "workers must be an integer in [1, 1024]" in lines[0]
+
+
+def _fifth_probe_cases():
+    """The fifth probe: ``(id, call, kind, message)`` as :func:`_fourth_probe_cases`; each raised an error from
+    inside torch, matplotlib or Python (IndexError, KeyError, AttributeError, RuntimeError, a format error,
+    OverflowError), returned NaN, drew an empty figure, or was accepted."""
+    import types
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ponderlib.experiments import pointer as pointer_experiments
+    from ponderlib.experiments.act import TauEvidence
+    from ponderlib.experiments.parity import HaltingSummary, distribution_mean, mean_of
+    from ponderlib.experiments.pondernet import DifficultySummary, ExtrapolationCurve
+    from ponderlib.figures import act as act_figures
+    from ponderlib.figures import pondernet as figures
+    from ponderlib.presentation import pointer, pondernet, tables, transformer
+    from ponderlib.sweep import PRESETS, Evidence
+    from ponderlib.sweep.evidence import check_preset_records
+    from ponderlib.sweep.summary import format_summary
+
+    evidence = ROOT / "evidence"
+    curves = TauEvidence.from_summaries(Evidence.load("act-parity-tau-live", evidence).summaries()).curves(0)
+    run = Evidence.load("pondernet-parity-live", evidence).runs(method="pondernet", kl_direction="paper")[0]
+    chains = Evidence.load("ut-chains-live", evidence).runs(method="fixed", halting_bias_init=1.0)[:2]
+    halting = HaltingSummary(0.9, 2.0, torch.tensor([0.5, 0.3, 0.2], dtype=torch.float64))
+    short = HaltingSummary(0.9, 2.0, torch.tensor([0.5, 0.5], dtype=torch.float64))
+    one_difficulty = {**run, "accuracy_by_difficulty": {"1": 1.0}, "expected_ponder_steps_by_difficulty": {"1": 2.0}}
+    curve = {"update": [1, 2], "accuracy": [0.5, 0.6]}
+    no_seed = {**run, "config": {k: v for k, v in run["config"].items() if k != "seed"},
+               "curve": {"update": [1], "accuracy": [0.5], "extrapolation_accuracy": [0.5]}}
+    sorted_run = types.SimpleNamespace(test=types.SimpleNamespace(exact_match=0.5, element_accuracy=0.9))
+    cases = [
+        ("plot_halting_vs_prior-empty", lambda: figures.plot_halting_vs_prior([], [0.5, 0.5], 0.5), ValueError,
+         "^halting_probs must hold at least one p_n"),
+        ("plot_halting_vs_prior-lengths", lambda: figures.plot_halting_vs_prior([0.5, 0.5], [1.0], 0.5), ValueError,
+         r"^halting_probs must hold one p_n per step of prior \(1\), got 2"),
+        ("plot_halting_vs_prior-nan-prior", lambda: figures.plot_halting_vs_prior([0.5, 0.5], [NAN, 0.5], 0.5), ValueError,
+         "^prior must hold no NaN"),
+        ("plot_halting_vs_prior-no-label", lambda: figures.plot_halting_vs_prior({}, [0.5, 0.5], 0.5), ValueError,
+         "^halting_probs must hold at least one distribution"),
+        ("plot_halting_vs_prior-lambda-str", lambda: figures.plot_halting_vs_prior([0.5, 0.5], [0.5, 0.5], "a"), ValueError,
+         r"^lambda_p must be in \(0, 1\]"),
+        ("plot_halting_tails-lengths", lambda: figures.plot_halting_tails({0.2: [halting, short]}), ValueError,
+         r"^runs\[0.2\]\[1\] must have as many steps as runs\[0.2\]\[0\], 3; got 2"),
+        ("plot_halting_tails-str-key", lambda: figures.plot_halting_tails({"x": [halting]}), ValueError, "^lambda_p must be in"),
+        ("plot_halting_tails-nan-key", lambda: figures.plot_halting_tails({NAN: [halting]}), ValueError, "^lambda_p must be in"),
+        ("plot_halting_tails-list", lambda: figures.plot_halting_tails([halting]), TypeError, "^runs must be a mapping"),
+        ("plot_halting_tails-not-a-summary", lambda: figures.plot_halting_tails({0.2: [1]}), TypeError,
+         r"^runs\[0.2\]\[0\] must be a HaltingSummary"),
+        ("plot_seeds_by_difficulty-empty", lambda: figures.plot_seeds_by_difficulty({}, {}), ValueError,
+         "^evaluations must hold at least one entry"),
+        ("plot_seeds_by_difficulty-empty-group", lambda: figures.plot_seeds_by_difficulty({"a": []}, {"a": "act"}), ValueError,
+         r"^evaluations\['a'\] must hold at least one run"),
+        ("plot_seeds_by_difficulty-mixed", lambda: figures.plot_seeds_by_difficulty({"a": [run, one_difficulty]}, {"a": "pondernet"}),
+         ValueError, r"^evaluations\['a'\]\[1\] must score the difficulties of evaluations\['a'\]\[0\]"),
+        ("plot_seed_curves-none", lambda: act_figures.plot_seed_curves(None, "t"), TypeError, "^curves must be a SeedCurves"),
+        ("plot_seed_curves-ponder_max-nan", lambda: act_figures.plot_seed_curves(curves, "t", ponder_max=NAN), ValueError,
+         "^ponder_max must be a finite number > 0"),
+        ("plot_tau_evidence-none", lambda: act_figures.plot_tau_evidence(None), TypeError, "^evidence must be a TauEvidence"),
+        ("plot_error_against_ponder-obj", lambda: act_figures.plot_error_against_ponder(curves), TypeError, "^evidence must be a TauEvidence"),
+        ("plot_ponder_by_difficulty_per_tau-none", lambda: act_figures.plot_ponder_by_difficulty_per_tau(None), TypeError, "^evidence"),
+        ("plot_tau_evidence_by_size-obj", lambda: act_figures.plot_tau_evidence_by_size({16: None}), TypeError,
+         r"^by_size\[16\] must be a TauEvidence"),
+        ("tau_pages-none", lambda: act_figures.tau_pages(None), TypeError, "^grid must be a TauGrid or TauEvidence"),
+        ("plot_ponder_during_training-obj", lambda: act_figures.plot_ponder_during_training({"a": [1]}), TypeError,
+         r"^groups\['a'\]\[0\] must be a TrackedRun"),
+        ("plot_halting_sum-eps-2", lambda: act_figures.plot_halting_sum([[0.5, 0.5]], 2), ValueError, r"^eps must be in \[0, 1\)"),
+        ("plot_halting_sum-eps-nan", lambda: act_figures.plot_halting_sum([[0.5, 0.5]], NAN), ValueError, r"^eps must be in \[0, 1\)"),
+        ("plot_halting_sum-labels", lambda: act_figures.plot_halting_sum([[0.5, 0.5], [0.2, 0.8]], 0.01, ["a"]), ValueError,
+         r"^labels must hold one title per sample \(2\)"),
+        ("plot_halting_sum-none", lambda: act_figures.plot_halting_sum(None, 0.01), TypeError, "^halting_units must be a collection"),
+        ("ExtrapolationCurve-lengths", lambda: ExtrapolationCurve.of(
+            {"curve": {"update": [1, 2], "accuracy": [0.5], "extrapolation_accuracy": [0.5, 0.6]}}), ValueError,
+         r"^run's curve must hold one accuracy and one extrapolation_accuracy per update \(2\), got 1 and 2"),
+        ("ExtrapolationCurve-no-update", lambda: ExtrapolationCurve.of({"curve": {"accuracy": [0.5], "extrapolation_accuracy": [0.5]}}),
+         ValueError, "^run's curve must have the entry 'update'"),
+        ("ExtrapolationCurve-nan", lambda: ExtrapolationCurve.of(
+            {"curve": {"update": [1], "accuracy": [NAN], "extrapolation_accuracy": [0.5]}}), ValueError, "^run's curve entry 'accuracy'"),
+        ("still_rising-nan", lambda: pointer_experiments.still_rising({**curve, "accuracy": [NAN, 0.5]}, "accuracy"), ValueError,
+         r"^curve\['accuracy'\] must hold no NaN"),
+        ("still_rising-none", lambda: pointer_experiments.still_rising(None, "accuracy"), TypeError, "^curve must be a History"),
+        ("still_rising-no-update", lambda: pointer_experiments.still_rising({"accuracy": [0.5]}, "accuracy"), ValueError,
+         "^curve must have the entry 'update'"),
+        ("updates_to_reach-nan", lambda: pointer_experiments.updates_to_reach(curve, "accuracy", NAN), ValueError,
+         "^threshold must be a finite number"),
+        ("updates_to_reach-str", lambda: pointer_experiments.updates_to_reach(curve, "accuracy", "a"), ValueError, "^threshold"),
+        ("gain_since-bool", lambda: pointer_experiments.gain_since(curve, "accuracy", True), ValueError, "^update must be an integer"),
+        ("rising_at_end-str", lambda: pointer_experiments.rising_at_end("ab"), TypeError, "^values must be a collection of evaluations"),
+        ("mean_of-obj", lambda: mean_of([1], "accuracy"), TypeError, r"^items\[0\] must be a result with the attribute 'accuracy'"),
+        ("mean_of-nan", lambda: mean_of([HaltingSummary(NAN, 2.0, halting.halting_probs)], "accuracy"), ValueError,
+         "^items' accuracy must hold no NaN"),
+        ("distribution_mean-list", lambda: distribution_mean([0.5, 0.5]), TypeError, "^halting_probs must be a torch.Tensor"),
+        ("mean_and_half_range-nan", lambda: pointer_experiments.mean_and_half_range([NAN, 0.5]), ValueError, "^values must hold no NaN"),
+        ("mean_curve-nan", lambda: pointer_experiments.mean_curve([{5: NAN}]), ValueError, r"^curves\[0\] must hold no NaN"),
+        ("mean_curve-none", lambda: pointer_experiments.mean_curve([None]), TypeError, r"^curves\[0\] must be a Mapping"),
+        ("markdown_table-str", lambda: tables.markdown_table("ab", [["x", "y"]]), TypeError, "^header must be a sequence of column names"),
+        ("listed-str", lambda: tables.listed("abc"), TypeError, "^values must be a sequence of strings"),
+        ("mean_sd-overflow", lambda: tables.mean_sd([1e308, -1e308]), ValueError, "^values must spread less than a float's range"),
+        ("mean_range-sum-overflow", lambda: tables.mean_range([1e308, 1e308]), ValueError, "^values must sum to a finite number"),
+        ("per_seed_table-repeated", lambda: pointer.per_seed_table([0, 0], {"a": [0.5, 0.5]}), ValueError, "^seeds must be distinct"),
+        ("converged_decoder_table-str", lambda: pointer.converged_decoder_table({"a": [{}]}, "ab"), ValueError,
+         r"^thresholds must be fractions in \(0, 1\]"),
+        ("converged_decoder_table-bool", lambda: pointer.converged_decoder_table({"a": [{}]}, [True]), ValueError, "^thresholds must be"),
+        ("decoder_table-missing-seed", lambda: pointer.decoder_table({"pointer": {0: sorted_run}, "seq2seq": {1: sorted_run}}), ValueError,
+         r"^comparison\['seq2seq'\] must map the seeds \[0\]"),
+        ("decoder_table-obj", lambda: pointer.decoder_table({"greedy": {0: 1}}), TypeError, r"^comparison\['greedy'\]\[0\] must be a sorting result"),
+        ("transformer-seed_table-missing-model", lambda: transformer.seed_table(
+            {0: {"fixed": chains[0], "act": chains[1]}, 1: {"fixed": chains[0]}}, 1), ValueError, r"^by_seed\[1\] must map the models"),
+        ("tau_table-str-key", lambda: pondernet.tau_table({"a": [DifficultySummary.of(run)]}), ValueError, "^tau must be a finite number >= 0"),
+        ("extrapolation_table-no-seed", lambda: pondernet.extrapolation_table({"a": [no_seed]}), ValueError,
+         "^run's config must have the entry 'seed'"),
+        ("check_preset_records-unknown", lambda: check_preset_records("nope", [], "x.jsonl"), ValueError, "^name must be one of the presets"),
+        ("format_summary-empty-row", lambda: format_summary([{}]), ValueError, r"^rows\[0\] must have the entry 'task'"),
+        ("Evidence-unknown", lambda: Evidence("nope", None, []), ValueError, "^name must be one of the presets"),
+        ("Evidence-other-preset", lambda: Evidence("act-parity-live", PRESETS["pointer-sort-live"], []), ValueError,
+         "^preset must be the preset named 'act-parity-live'"),
+        ("Evidence-records", lambda: Evidence("act-parity-live", PRESETS["act-parity-live"], None), TypeError, "^records must be a list"),
+    ]
+    return [pytest.param(call, kind, message, id=case) for case, call, kind, message in cases]
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), _fifth_probe_cases())
+def test_the_fifth_probe_is_refused_naming_the_parameter(call, kind, message):
+    test_the_fourth_probe_is_refused_naming_the_parameter(call, kind, message)
+
+
+def test_trend_table_says_in_words_where_r_is_undefined():
+    """A seed whose E[n] is the same at every difficulty has no correlation: the table said "+nan to +nan"."""
+    import dataclasses
+
+    from ponderlib.experiments.pondernet import DifficultySummary
+    from ponderlib.presentation.pondernet import trend_table
+    from ponderlib.sweep import Evidence
+
+    run = Evidence.load("pondernet-parity-live", ROOT / "evidence").runs(method="pondernet", kl_direction="paper")[0]
+    measured = DifficultySummary.of(run)
+    constant = dataclasses.replace(measured, trend=NAN)
+    table = trend_table({"constant": [constant, constant], "mixed": [measured, constant]}, 3)
+    assert "nan" not in table
+    assert "| undefined (constant $\\mathbb E[n]$) |" in table
+    assert f"{measured.trend:+.2f} to {measured.trend:+.2f}; undefined in 1 of 2 (constant $\\mathbb E[n]$)" in table

@@ -40,6 +40,7 @@ from ponderlib.core.validation import (
     check_counts,
     check_fraction,
     check_int,
+    check_not_empty,
     check_positive,
     check_sizes,
     ensure_type,
@@ -598,6 +599,19 @@ class PonderingResult(TrainResult):
             "final_accuracy": round_or_none(self.final_accuracy),
             "mean_ponder_steps": round_or_none(self.mean_ponder_steps),
         }
+
+
+def finite_numbers(name: str, values: Any, what: str = "number") -> list[float]:
+    """``values`` as a list of at least one float, none NaN or infinite, naming ``name``: ``TypeError`` for what
+    is not a collection of numbers (a str included), ``ValueError`` for none, a NaN or an infinity."""
+    check_not_empty(name, values, what)
+    try:
+        values = [float(v) for v in values]
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold numbers, got {short(repr(list(values)))}") from None
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError(f"{name} must hold no NaN or infinity, got {short(repr(values))}")
+    return values
 
 
 def run_summary(run: Any) -> Mapping[str, Any]:

@@ -55,6 +55,11 @@ MAX_THREADS = 1_024
 """The most CPU threads a run asks torch for (``threads``): ``torch.set_num_threads(10**9)`` fails
 allocating them, with an error that names no setting; the book's runs take one."""
 
+MAX_WORKERS = 1_024
+"""The most worker processes a sweep starts at once (``workers``, ``--workers``): a local pool of that many
+processes, or a local Ray cluster of that many CPUs. ``workers=10**12`` went on to start Ray (or a pool) before
+anything refused it; the book's sweeps run on one machine's cores."""
+
 
 def check_rank(name: str, tensor: torch.Tensor, rank: int, shape_doc: str) -> None:
     """Raise unless ``tensor`` is a non-empty tensor of the given rank (``shape_doc`` e.g. ``"(B, N)"``):

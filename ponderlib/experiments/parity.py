@@ -13,20 +13,57 @@ from typing import Any
 
 import torch
 
-from ponderlib.core.engine import run_summary, summary_number, summary_numbers, summary_value
-from ponderlib.core.validation import MAX_LENGTH, check_int, check_rank
+from ponderlib.core.engine import finite_numbers, run_summary, summary_number, summary_numbers, summary_value
+from ponderlib.core.validation import (
+    MAX_LENGTH,
+    check_groups,
+    check_int,
+    check_lambda_p,
+    check_not_empty,
+    check_rank,
+    ensure_type,
+)
 from ponderlib.mechanisms.halting import expected_ponder_steps
 
 
 def mean_of(items: Sequence[object], attribute: str) -> float:
     """The mean of one attribute over results (one per seed): ``mean_of(summaries, "accuracy")``."""
-    if len(items) == 0:
-        raise ValueError("items must hold at least one result, got an empty sequence")
+    check_not_empty("items", items, "result")
+    if not isinstance(attribute, str):
+        raise TypeError(f"attribute must be the name of a result's attribute (a str), got {type(attribute).__name__}")
+    for index, item in enumerate(items):
+        if not hasattr(item, attribute):
+            raise TypeError(f"items[{index}] must be a result with the attribute {attribute!r}, got {type(item).__name__}")
+    finite_numbers(f"items' {attribute}", [getattr(item, attribute) for item in items])
     return sum(getattr(item, attribute) for item in items) / len(items)
+
+
+def check_halting_runs(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps: int | None = None) -> None:
+    """``runs`` (``lambda_p`` -> its runs) holds at least one ``lambda_p``, each in (0, 1] with at least one
+    :class:`HaltingSummary`, whose distribution has ``max_ponder_steps`` steps: the cap its prior is cut at
+    (another cap gave another prior's mean beside the runs, silently); None: as many as the first run's."""
+    check_groups("runs", runs)
+    first = None  # the first run's name and steps, where max_ponder_steps is None
+    for value, seeds in runs.items():
+        check_lambda_p(value)
+        for index, run in enumerate(seeds):
+            name = f"runs[{value!r}][{index}]"
+            ensure_type(name, run, HaltingSummary)
+            steps = len(run.halting_probs)
+            if max_ponder_steps is None:
+                first = first or (name, steps)
+                if steps != first[1]:
+                    raise ValueError(f"{name} must have as many steps as {first[0]}, {first[1]}; got {steps}")
+            elif steps != max_ponder_steps:
+                raise ValueError(
+                    f"max_ponder_steps must be the runs' cap, {steps} (the steps of {name}'s halting distribution), "
+                    f"got {max_ponder_steps!r}"
+                )
 
 
 def distribution_mean(halting_probs: torch.Tensor) -> float:
     """``E[n] = sum_n n p_n`` of one halting distribution (or prior) ``p`` of shape ``(N,)``."""
+    check_rank("halting_probs", halting_probs, 1, "(N,)")
     return expected_ponder_steps(halting_probs.unsqueeze(0)).item()
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import torch
 
-from ponderlib.core.engine import History, evaluating
+from ponderlib.core.engine import History, evaluating, finite_numbers, summary_value
 from ponderlib.core.seeds import stream_generator
-from ponderlib.core.validation import check_choice, check_int
+from ponderlib.core.validation import check_choice, check_finite, check_int, ensure_type
 from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
 from ponderlib.tasks.convex_hull import HullMetrics, HullResult, check_point_counts, hull_batch
 from ponderlib.tasks.sorting import SortResult, check_lengths, sort_batch, sort_metrics
@@ -28,8 +28,7 @@ HULL_METRICS = ("accuracy", "polygon_accuracy", "area_coverage", "invalid")
 
 def mean_and_half_range(values: Sequence[float]) -> tuple[float, float]:
     """Mean and half-range ``(max - min) / 2`` of per-seed numbers (at least one), in their unit."""
-    if len(values) == 0:
-        raise ValueError("values must hold at least one number, got none")
+    finite_numbers("values", values)
     return statistics.mean(values), (max(values) - min(values)) / 2
 
 
@@ -39,6 +38,11 @@ def mean_curve(curves: Sequence[Mapping[int, float | None]]) -> dict[int, float 
     has None (a model that cannot run at that length). Every curve must have the same lengths."""
     if len(curves) == 0:
         raise ValueError("curves must hold at least one curve, got none")
+    for index, curve in enumerate(curves):
+        ensure_type(f"curves[{index}]", curve, Mapping)
+        measured = [value for value in curve.values() if value is not None]  # None: a length the model cannot run
+        if measured:
+            finite_numbers(f"curves[{index}]", measured)
     lengths = list(curves[0])
     for index, curve in enumerate(curves):
         if sorted(curve) != sorted(lengths):
@@ -199,8 +203,7 @@ def metric_by_points(results: Sequence[HullResult], metric: str) -> dict[int, li
 def rising_at_end(values: Sequence[float]) -> bool:
     """Whether a learning curve (one held-out value per evaluation, at least one) was still improving when
     the budget ended: its last value is above its value halfway through (``values[len(values) // 2]``)."""
-    if len(values) == 0:
-        raise ValueError("values must hold at least one evaluation, got none")
+    finite_numbers("values", values, "evaluation")
     return values[-1] > values[len(values) // 2]
 
 
@@ -214,13 +217,16 @@ def still_rising(curve: History | Mapping[str, Sequence[float]], metric: str) ->
 def _curve_values(curve: History | Mapping[str, Sequence[float]], metric: str) -> tuple[Sequence[int], Sequence[float]]:
     """The updates of a learning curve and held-out ``metric`` at each, from a
     :class:`~ponderlib.core.engine.History` or a summary's ``curve`` (``update`` and one list per metric)."""
-    updates, metrics = (curve.update, curve.metrics) if isinstance(curve, History) else (curve["update"], curve)
-    values = metrics.get(metric)
+    if not isinstance(curve, (History, Mapping)):
+        raise TypeError(f"curve must be a History or a summary's curve (a mapping), got {type(curve).__name__}")
+    updates, metrics = (curve.update, curve.metrics) if isinstance(curve, History) else (summary_value(curve, "update", "curve"), curve)
+    values = metrics.get(metric) if isinstance(metric, str) else None
     if not values or metric == "update":
         names = ", ".join(repr(name) for name in metrics if name != "update")
         raise ValueError(f"metric must be one the curve recorded ({names}); got {metric!r}")
     if len(values) != len(updates):
         raise ValueError(f"the curve holds {len(updates)} updates but {len(values)} values of {metric!r}")
+    finite_numbers(f"curve[{metric!r}]", values, "evaluation")
     return updates, values
 
 
@@ -234,6 +240,7 @@ def gain_since(curve: History | Mapping[str, Sequence[float]], metric: str, upda
     0.02
     """
     updates, values = _curve_values(curve, metric)
+    check_int("update", update, minimum=0)
     evaluated = [int(u) for u in updates]
     if update not in evaluated:
         raise ValueError(f"update must be one the curve evaluated ({evaluated[0]} to {evaluated[-1]}); got {update}")
@@ -250,4 +257,5 @@ def updates_to_reach(curve: History | Mapping[str, Sequence[float]], metric: str
     1000
     """
     updates, values = _curve_values(curve, metric)
+    check_finite("threshold", threshold)
     return next((int(update) for update, value in zip(updates, values) if value >= threshold), None)

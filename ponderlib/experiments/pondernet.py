@@ -125,7 +125,13 @@ class ExtrapolationCurve:
         curve = run_summary(run).get("curve") or {}
         if not curve.get("extrapolation_accuracy"):
             raise ValueError("run's curve must record extrapolation_accuracy (a run trained on 1..max_nonzero < n_elems)")
-        return cls(list(curve["update"]), list(curve["accuracy"]), list(curve["extrapolation_accuracy"]))
+        updates = summary_numbers(curve, "update", 0.0, where="run's curve")
+        accuracy = summary_numbers(curve, "accuracy", 0.0, 1.0, where="run's curve")
+        extrapolation = summary_numbers(curve, "extrapolation_accuracy", 0.0, 1.0, where="run's curve")
+        if not len(updates) == len(accuracy) == len(extrapolation):
+            raise ValueError(f"run's curve must hold one accuracy and one extrapolation_accuracy per update ({len(updates)}), "
+                             f"got {len(accuracy)} and {len(extrapolation)}")
+        return cls(list(updates), list(accuracy), list(extrapolation))
 
     @property
     def best(self) -> tuple[float, int]:

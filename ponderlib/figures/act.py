@@ -17,8 +17,16 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from ponderlib.core.validation import check_not_empty, check_rank, ensure_type
-from ponderlib.experiments.act import TauGrid
+from ponderlib.core.engine import finite_numbers
+from ponderlib.core.validation import (
+    check_fraction,
+    check_groups,
+    check_not_empty,
+    check_positive,
+    check_rank,
+    ensure_type,
+)
+from ponderlib.experiments.act import SeedCurves, TauEvidence, TauGrid, TrackedRun
 from ponderlib.figures import style
 
 
@@ -48,7 +56,11 @@ def plot_halting_sum(
     panels in a row at most (three samples: a 2 x 2 grid, the legend in the fourth place; otherwise
     under the panels).
     """
-    rows = [[float(h) for h in row] for row in halting_units]
+    check_fraction("eps", eps, include_one=False)
+    check_not_empty("halting_units", halting_units, "sample")
+    rows = [finite_numbers(f"halting_units[{b}]", row, "h_n") for b, row in enumerate(halting_units)]
+    if labels is not None and (isinstance(labels, str) or len(labels) != len(rows)):
+        raise ValueError(f"labels must hold one title per sample ({len(rows)}), got {labels!r}")
     fig, axes, empty = style.panel_grid(len(rows), 3.0 if len(rows) > 1 else 4.3)
     color = style.color("act")
     for b, (ax, row) in enumerate(zip(axes, rows)):
@@ -156,6 +168,10 @@ def plot_seed_curves(curves, title: str, ponder_max: float | None = None, error_
         ponder_max, error_max: fixed upper limits of the two y axes (in steps and in %), so pages
             of a figure switcher compare at a glance; None: fitted to the data.
     """
+    ensure_type("curves", curves, SeedCurves)
+    for name, limit in (("ponder_max", ponder_max), ("error_max", error_max)):
+        if limit is not None:
+            check_positive(name, limit)
     labels = [
         f"seed {seed} (r undefined: constant N)" if undefined else f"seed {seed} (r = {r:+.2f})"
         for seed, r, undefined in zip(curves.seeds, curves.correlation.tolist(), curves.correlation.isnan().tolist())
@@ -184,6 +200,10 @@ def plot_ponder_during_training(groups) -> Figure:
     Raises:
         ValueError: more than two groups (two panels in a row at most).
     """
+    check_groups("groups", groups)
+    for label, runs in groups.items():
+        for index, run in enumerate(runs):
+            ensure_type(f"groups[{label!r}][{index}]", run, TrackedRun)
     columns = list(groups.items())
     if not 1 <= len(columns) <= 2:
         raise ValueError(f"groups must hold one or two groups (one column each), got {len(columns)}")
@@ -340,6 +360,7 @@ def tau_pages(grid, updates: int | None = None) -> dict[str, Figure]:
             :class:`ponderlib.experiments.act.TauEvidence` (a committed sweep; pass ``updates``).
         updates: the budget named in the titles (default ``grid.updates``).
     """
+    ensure_type("grid", grid, (TauGrid, TauEvidence))
     curves = {tau: grid.curves(i) for i, tau in enumerate(grid.taus)}
     ponder_max = 1.1 * max(c.ponder_steps.max().item() for c in curves.values())
     error_max = 105.0 * max(c.error.max().item() for c in curves.values())
@@ -359,6 +380,7 @@ def plot_tau_evidence(evidence) -> Figure:
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
     """
+    ensure_type("evidence", evidence, TauEvidence)
     fig, (ax_error, ax_steps) = plt.subplots(2, 1, figsize=(0.8 * style.MAX_WIDTH, 5.4), sharex=True)
     _tau_band(ax_error, evidence.taus, 100.0 * evidence.error, evidence.seeds)
     ax_error.set_ylabel("held-out error (%)")
@@ -381,8 +403,9 @@ def plot_tau_evidence_by_size(by_size, no_act_error=None) -> Figure:
         no_act_error: the number of entries -> the held-out error of each network without ACT (fractions);
             a size may be missing.
     """
-    if len(by_size) == 0:
-        raise ValueError("by_size must hold at least one vector size, got none")
+    check_not_empty("by_size", by_size, "vector size")
+    for size, evidence in dict(by_size).items():
+        ensure_type(f"by_size[{size!r}]", evidence, TauEvidence)
     no_act_error = no_act_error or {}
     if set(no_act_error) - set(by_size):
         raise ValueError(f"no_act_error holds sizes {sorted(set(no_act_error) - set(by_size))} that by_size does not")
@@ -445,6 +468,7 @@ def plot_error_against_ponder(evidence) -> Figure:
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
     """
+    ensure_type("evidence", evidence, TauEvidence)
     fig, (ax_curve, ax_scatter) = plt.subplots(2, 1, figsize=(style.MAX_WIDTH, 6.4), height_ratios=[1.0, 1.1])
     for i, (tau, color) in enumerate(zip(evidence.taus, _tau_colors(evidence.taus))):
         error = 100.0 * (1.0 - evidence.curve[i])  # (S, K)
@@ -472,6 +496,7 @@ def plot_ponder_by_difficulty_per_tau(evidence) -> Figure:
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
     """
+    ensure_type("evidence", evidence, TauEvidence)
     fig, axes, empty = style.panel_grid(len(evidence.taus), 2.3, sharey=True)
     slopes = evidence.slope
     top = float(evidence.by_difficulty.max()) * 1.08

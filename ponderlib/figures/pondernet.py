@@ -18,10 +18,12 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from ponderlib.core.engine import finite_numbers
 from ponderlib.core.validation import (
     check_finite,
     check_fraction,
     check_groups,
+    check_lambda_p,
     check_non_negative,
     check_not_empty,
     check_positive,
@@ -101,9 +103,16 @@ def plot_halting_vs_prior(
             label is drawn as bars, the others as lines.
         prior: ``p_G(n)``, length ``N``.
     """
+    check_lambda_p(lambda_p)
+    prior = finite_numbers("prior", prior, "p_G(n)")
+    names = {}
     if not isinstance(halting_probs, Mapping):
-        halting_probs = {"PonderNet": halting_probs}
-    prior = [float(v) for v in prior]
+        halting_probs, names = {"PonderNet": halting_probs}, {"PonderNet": "halting_probs"}
+    check_not_empty("halting_probs", halting_probs, "distribution")
+    for label, dist in halting_probs.items():
+        name = names.get(label, f"halting_probs[{label!r}]")
+        if len(finite_numbers(name, dist, "p_n")) != len(prior):
+            raise ValueError(f"{name} must hold one p_n per step of prior ({len(prior)}), got {len(dist)}")
     steps = list(range(1, len(prior) + 1))
 
     def mean(dist: Sequence[float]) -> float:
@@ -263,6 +272,7 @@ def plot_seeds_by_difficulty(
             the colour (:func:`ponderlib.figures.style.color`) and which ponder steps are drawn.
         trained_max: the largest difficulty seen in training; harder ones are shaded as unseen.
     """
+    check_groups("evaluations", evaluations)
     missing = [label for label in evaluations if label not in methods]
     if missing:
         raise ValueError(f"methods must name the method of every label, missing {missing[0]!r}")
@@ -272,6 +282,10 @@ def plot_seeds_by_difficulty(
         method = methods[label]
         curves = [_difficulty_curves(run, method == "act") for run in runs]
         difficulty = curves[0][0]
+        for index, curve in enumerate(curves):
+            if curve[0] != difficulty:
+                raise ValueError(f"evaluations[{label!r}][{index}] must score the difficulties of evaluations[{label!r}][0], "
+                                 f"{difficulty}; got {curve[0]}")
         accuracy = torch.stack([curve[1] for curve in curves])  # (S, D)
         steps = torch.stack([curve[2] for curve in curves])  # (S, D)
         shades = style.seed_colors(method, len(runs))
@@ -421,10 +435,9 @@ def plot_halting_tails(runs: Mapping[float, Sequence[object]], title: str = "") 
         runs: ``lambda_p`` -> its runs, one per seed, each a
             :class:`~ponderlib.experiments.parity.HaltingSummary` of one length; at least one.
     """
-    from ponderlib.experiments.parity import TAIL_FLOOR
+    from ponderlib.experiments.parity import TAIL_FLOOR, check_halting_runs
 
-    if not runs or not all(runs.values()):
-        raise ValueError("runs must hold at least one lambda_p, each with at least one run")
+    check_halting_runs(runs)
     fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 4.0))
     shades = style.seed_colors("pondernet", len(runs))
     for shade, (value, seeds) in zip(shades, runs.items()):

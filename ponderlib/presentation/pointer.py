@@ -9,6 +9,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ponderlib.core.engine import short
 from ponderlib.core.validation import check_not_empty
 from ponderlib.experiments.pointer import mean_and_half_range, updates_to_reach
 from ponderlib.figures import style
@@ -47,6 +48,8 @@ def per_seed_table(seeds: Sequence[int], columns: Mapping[str, Sequence[float]],
     seeds = list(seeds)
     if not seeds or not columns:
         raise ValueError("seeds and columns must each hold at least one entry")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct (one row per seed), got {seeds}")
     for name, values in columns.items():
         if len(values) != len(seeds):
             raise ValueError(f"column {name!r} has {len(values)} values, one per seed ({len(seeds)}) expected")
@@ -78,6 +81,12 @@ def decoder_table(comparison: Mapping[str, Mapping[int, Any]]) -> str:
     seeds = list(next(iter(comparison.values())))
     rows = []
     for decoder, runs in comparison.items():
+        if not isinstance(runs, Mapping) or sorted(runs) != sorted(seeds):
+            raise ValueError(f"comparison[{decoder!r}] must map the seeds {seeds} (the first decoder's) to results, got {short(repr(runs))}")
+        for seed in seeds:
+            if not hasattr(getattr(runs[seed], "test", None), "exact_match"):
+                raise TypeError(f"comparison[{decoder!r}][{seed!r}] must be a sorting result (its test.exact_match), "
+                                f"got {type(runs[seed]).__name__}")
         exact = [runs[seed].test.exact_match for seed in seeds]
         elements = [runs[seed].test.element_accuracy for seed in seeds]
         mean, half_range = mean_and_half_range(exact)
@@ -99,7 +108,10 @@ def converged_decoder_table(runs: Mapping[str, Sequence[Mapping]], thresholds: S
     seed, "never" when no evaluation did. ``runs``: decoder -> its runs' summaries (``exact_match``,
     ``curve`` and ``seed``), in seed order; ``thresholds``: fractions of held-out arrays sorted exactly."""
     require_groups("runs", runs)
-    if not thresholds or not all(0.0 < threshold <= 1.0 for threshold in thresholds):
+    if isinstance(thresholds, str) or not thresholds or not all(
+        isinstance(threshold, (int, float)) and not isinstance(threshold, bool) and 0.0 < threshold <= 1.0
+        for threshold in thresholds
+    ):
         raise ValueError(f"thresholds must be fractions in (0, 1], at least one; got {list(thresholds)}")
     seeds = [summary["seed"] for summary in next(iter(runs.values()))]
     rows = []

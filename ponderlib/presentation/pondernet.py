@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Mapping, Sequence
 
-from ponderlib.core.engine import run_summary
-from ponderlib.core.validation import check_fraction, check_lambda_p, check_not_empty, ensure_type
-from ponderlib.experiments.parity import HaltingSummary, distribution_mean, mean_of
+from ponderlib.core.engine import run_summary, summary_value
+from ponderlib.core.validation import check_fraction, check_non_negative, check_not_empty
+from ponderlib.experiments.parity import HaltingSummary, check_halting_runs, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import PRIOR_TRUNCATIONS, DifficultySummary, ExtrapolationCurve, prior_mean
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
 from ponderlib.presentation.tables import markdown_table, mean_range, require_groups
@@ -35,20 +36,15 @@ def prior_table(lambda_ps: Sequence[float], max_ponder_steps: int) -> str:
     return markdown_table(header, rows, align="llrrrrr")
 
 
-def _check_halting_runs(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps: int) -> None:
-    """``runs`` (``lambda_p`` -> its runs) holds at least one ``lambda_p``, each in (0, 1] with at least one
-    :class:`~ponderlib.experiments.parity.HaltingSummary`, whose distribution has ``max_ponder_steps`` steps: the
-    cap its prior is cut at (another cap gave another prior's mean beside the runs, silently)."""
-    require_groups("runs", runs)
-    for value, seeds in runs.items():
-        check_lambda_p(value)
-        for index, run in enumerate(seeds):
-            ensure_type(f"runs[{value!r}][{index}]", run, HaltingSummary)
-            if len(run.halting_probs) != max_ponder_steps:
-                raise ValueError(
-                    f"max_ponder_steps must be the runs' cap, {len(run.halting_probs)} (the steps of runs[{value!r}][{index}]"
-                    f"'s halting distribution), got {max_ponder_steps!r}"
-                )
+def _trend_range(trends: Sequence[float]) -> str:
+    """``"-0.20 to +0.50"``, the range of ``r`` over the seeds where it is defined; a seed whose ``E[n]`` is the
+    same at every difficulty has no correlation (NaN), said in words: ``"undefined (constant E[n])"`` for all."""
+    defined = [r for r in trends if not math.isnan(r)]
+    if not defined:
+        return "undefined (constant $\\mathbb E[n]$)"
+    text = f"{min(defined):+.2f} to {max(defined):+.2f}"
+    undefined = len(trends) - len(defined)
+    return text if not undefined else f"{text}; undefined in {undefined} of {len(trends)} (constant $\\mathbb E[n]$)"
 
 
 def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: int) -> str:
@@ -69,7 +65,7 @@ def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: 
         falls = sum(m.trend < 0 for m in seeds)
         rows.append([label, f"{mean_of(seeds, 'accuracy'):.3f} ({min(m.accuracy for m in seeds):.3f})",
                      f"{mean_of(seeds, 'easiest_expected'):.2f} → {mean_of(seeds, 'hardest_expected'):.2f}",
-                     f"{falls} of {len(seeds)}", f"{min(m.trend for m in seeds):+.2f} to {max(m.trend for m in seeds):+.2f}",
+                     f"{falls} of {len(seeds)}", _trend_range([m.trend for m in seeds]),
                      f"{mean_of(seeds, 'ponder_steps'):.2f}"])
     header = ["setting", f"accuracy 1..{trained_max} (lowest seed)", f"$\\mathbb E[n]$ at 1 → {trained_max}",
               "seeds where $\\mathbb E[n]$ falls", "$r$(difficulty, $\\mathbb E[n]$)", "ponder steps per input"]
@@ -85,7 +81,7 @@ def lambda_table(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_step
         max_ponder_steps: where the prior is cut (its mean is the normalised prior's).
         solved: if given, a last column counts the seeds whose accuracy reaches it (a fraction).
     """
-    _check_halting_runs(runs, max_ponder_steps)
+    check_halting_runs(runs, max_ponder_steps)
     if solved is not None:
         check_fraction("solved", solved)
     header = ["$\\lambda_p$", "prior mean $\\mathbb E_{p_G}[n]$", "learned mean $\\mathbb E_p[n]$",
@@ -112,7 +108,7 @@ def tail_table(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps:
     Args:
         runs: ``lambda_p`` -> its runs, one per seed (normalised prior cut at ``max_ponder_steps``).
     """
-    _check_halting_runs(runs, max_ponder_steps)
+    check_halting_runs(runs, max_ponder_steps)
     rows = []
     for value, seeds in runs.items():
         ratios = [h.tail_ratio for h in seeds if h.tail_ratio is not None]
@@ -172,15 +168,15 @@ def extrapolation_table(groups: Mapping[str, Sequence[object]]) -> str:
         measured = [(run_summary(run), DifficultySummary.of(run), ExtrapolationCurve.of(run)) for run in runs]
         for summary, m, curve in measured:
             best, at = curve.best
-            rows.append([label, summary["config"]["seed"], f"{m.accuracy:.3f}", f"{m.extrapolation:.3f}",
+            rows.append([label, summary_value(summary_value(summary, "config"), "seed", "run's config"), f"{m.accuracy:.3f}", f"{m.extrapolation:.3f}",
                          f"{best:.3f} ({at:,})", f"{m.ponder_steps:.2f}", f"{m.extrapolation_ponder_steps:.2f}"])
         means = [statistics.mean([getattr(m, key) for _, m, _ in measured]) for key in
                  ("accuracy", "extrapolation", "ponder_steps", "extrapolation_ponder_steps")]
         best_mean = statistics.mean([curve.best[0] for _, _, curve in measured])
         rows.append([f"**{label}: mean**", "", f"**{means[0]:.3f}**", f"**{means[1]:.3f}**", f"**{best_mean:.3f}**",
                      f"**{means[2]:.2f}**", f"**{means[3]:.2f}**"])
-    config = run_summary(next(iter(groups.values()))[0])["config"]
-    k, n = config["max_nonzero"], config["n_elems"]
+    config = summary_value(run_summary(next(iter(groups.values()))[0]), "config")
+    k, n = summary_value(config, "max_nonzero", "run's config"), summary_value(config, "n_elems", "run's config")
     return markdown_table(
         ["model", "seed", f"accuracy, 1..{k}", f"accuracy, {k + 1}..{n}", f"best on {k + 1}..{n} (update)",
          f"steps, 1..{k}", f"steps, {k + 1}..{n}"],
@@ -197,6 +193,8 @@ def tau_table(runs: Mapping[float, Sequence[DifficultySummary]]) -> str:
         runs: ``tau`` -> its runs, one :class:`~ponderlib.experiments.pondernet.DifficultySummary` per seed.
     """
     require_groups("runs", runs)
+    for tau in runs:
+        check_non_negative("tau", tau)
     rows = [
         [f"{tau:g}", mean_range([m.accuracy for m in seeds], 3), f"{sum(m.accuracy >= SOLVED for m in seeds)} of {len(seeds)}",
          mean_range([m.extrapolation for m in seeds], 3), mean_range([m.ponder_steps for m in seeds])]

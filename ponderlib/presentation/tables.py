@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from IPython.display import Markdown
 
-from ponderlib.core.engine import short
+from ponderlib.core.engine import finite_numbers, short
 from ponderlib.core.validation import check_groups, check_int, check_not_empty, ensure_type
 from ponderlib.sweep.evidence import Evidence
 
@@ -36,6 +36,8 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], alig
     |---:|---:|
     | 0.01 | 3 % |
     """
+    if isinstance(header, str) or not isinstance(header, Sequence):
+        raise TypeError(f"header must be a sequence of column names, got {type(header).__name__}")
     header = list(header)
     if not header:
         raise ValueError("header must name at least one column")
@@ -65,6 +67,8 @@ def listed(values: Sequence[str]) -> str:
     >>> listed(["8", "1", "5"])
     '8, 1 and 5'
     """
+    if isinstance(values, str):
+        raise TypeError(f"values must be a sequence of strings, got one str {short(repr(values))}")
     values = list(values)
     if len(values) <= 1:
         return "".join(values)
@@ -101,7 +105,10 @@ def mean_sd(values: Sequence[float], digits: int = 2) -> str:
     mean = sum(values) / len(values)
     if len(values) == 1:
         return f"{mean:.{digits}f}"
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    try:
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    except OverflowError:
+        raise ValueError(f"values must spread less than a float's range (their variance overflows), got {short(repr(values))}") from None
     return f"{mean:.{digits}f} ± {sd:.{digits}f}"
 
 
@@ -112,13 +119,9 @@ def finite(values: Sequence[float], name: str = "values", digits: int | None = N
     ``[0, MAX_DIGITS]``: the decimals the caller writes."""
     if digits is not None:
         check_int("digits", digits, minimum=0, maximum=MAX_DIGITS)
-    check_not_empty(name, values, "number")
-    try:
-        values = [float(v) for v in values]
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must hold numbers, got {short(repr(list(values)))}") from None
-    if not all(math.isfinite(v) for v in values):
-        raise ValueError(f"{name} must hold no NaN or infinity, got {short(repr(values))}")
+    values = finite_numbers(name, values)
+    if not math.isfinite(sum(values)):  # the mean a table writes would be inf
+        raise ValueError(f"{name} must sum to a finite number (a float's range), got {short(repr(values))}")
     return values
 
 

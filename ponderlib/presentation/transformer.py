@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ponderlib.core.engine import short
 from ponderlib.experiments.transformer import LEARNT_ACCURACY, StepsDistribution, accuracy_at_depth
 from ponderlib.figures import style
 from ponderlib.presentation.tables import markdown_table, range_mean, require_groups
@@ -48,6 +49,10 @@ def seed_table(by_seed: Mapping[int, Mapping[str, Mapping]], deepest: int) -> st
     :data:`~ponderlib.experiments.transformer.LEARNT_ACCURACY`) in bold."""
     require_groups("by_seed", by_seed)
     models = list(next(iter(by_seed.values())))
+    for seed, runs in by_seed.items():
+        if not isinstance(runs, Mapping) or sorted(runs) != sorted(models):
+            raise ValueError(f"by_seed[{seed!r}] must map the models {models} (the first seed's) to run summaries, "
+                             f"got {short(repr(runs))}")
 
     def cell(summary: Mapping) -> str:
         text = (f"{summary['test_accuracy']:.3f} / {accuracy_at_depth(summary, deepest, 'a run of by_seed'):.3f} / "

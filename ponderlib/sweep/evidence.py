@@ -114,12 +114,21 @@ def _planned_configs(name: str) -> dict[int, list[dict]]:
     return planned
 
 
+def _check_preset_name(name: object) -> None:
+    """``TypeError`` unless ``name`` is a str, ``ValueError`` unless it names a preset."""
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a preset's name (a str), got {type(name).__name__}")
+    if name not in PRESETS:
+        raise ValueError(f"name must be one of the presets {', '.join(map(repr, PRESETS))}; got {name!r}")
+
+
 def check_preset_records(name: str, records: list[dict], path: str | os.PathLike) -> None:
     """Raise ``ValueError`` naming the file ``path`` and the preset ``name`` unless every record is a run
     of that preset as it stands: its task the preset's, and its config (seed included) one of those
     the preset's spec gives. So a file never mixes two presets' runs (not even a preset's and its
     confirmation set's, ``NAME-confirm``: the same settings at other seeds), and a stale file (the
     preset changed since) is named, not read."""
+    _check_preset_name(name)
     preset, planned = PRESETS[name], _planned_configs(name)
     for number, record in enumerate(records, start=1):
         task, seed = record["task"], record["seed"]
@@ -162,6 +171,14 @@ class Evidence:
     preset: Preset
     records: list[dict]
 
+    def __post_init__(self) -> None:
+        # built by load() from a checked file; one built by hand is checked by name here, cheaply (its records' shape)
+        _check_preset_name(self.name)
+        if self.preset != PRESETS[self.name]:
+            raise ValueError(f"preset must be the preset named {self.name!r}, PRESETS[{self.name!r}]; got another")
+        if not isinstance(self.records, list) or not all(isinstance(record, Mapping) for record in self.records):
+            raise TypeError(f"records must be a list of the results file's records (mappings), got {short(repr(self.records))}")
+
     def __repr__(self) -> str:
         return f"Evidence({self.name!r}: {len(self.records)} of {self.preset.runs} runs)"
 
@@ -176,12 +193,9 @@ class Evidence:
                 as it stands, or one whose cost is not a run's (:func:`check_preset_records`).
             FileNotFoundError: its file is missing, naming the command that makes it.
         """
-        if not isinstance(name, str):
-            raise TypeError(f"name must be a preset's name (a str), got {type(name).__name__}")
+        _check_preset_name(name)
         if folder is not None:
             ensure_path("folder", folder, " or None")
-        if name not in PRESETS:
-            raise ValueError(f"name must be one of the presets {', '.join(map(repr, PRESETS))}; got {name!r}")
         path = Path(evidence_folder() if folder is None else folder) / f"{name}.jsonl"
         if not path.is_file():
             raise FileNotFoundError(

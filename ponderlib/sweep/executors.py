@@ -26,7 +26,7 @@ from typing import Any
 import torch
 
 from ponderlib.core.engine import TrainConfig, short
-from ponderlib.core.validation import check_choice, check_int, check_non_negative
+from ponderlib.core.validation import MAX_WORKERS, check_choice, check_int, check_non_negative
 from ponderlib.sweep.spec import Run
 
 EXECUTORS = ("inprocess", "pool", "ray")
@@ -59,7 +59,7 @@ def check_executor(executor: str, workers: int | None, address: str | None, num_
     :func:`~ponderlib.sweep.runner.sweep`)."""
     check_choice("executor", executor, EXECUTORS)
     if workers is not None:
-        check_int("workers", workers, minimum=1)
+        check_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
         if executor == "inprocess":
             raise ValueError("workers applies to executor='pool' or 'ray', not 'inprocess'")
     for name, value in (("address", address), ("num_gpus", num_gpus)):

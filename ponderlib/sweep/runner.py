@@ -89,8 +89,9 @@ def sweep(
         executor: ``"inprocess"``, ``"pool"`` (local processes) or ``"ray"``
             (:mod:`ponderlib.sweep.executors`).
         workers: worker processes for ``"pool"`` (default: one per CPU core), or the CPUs of the
-            local cluster ``"ray"`` starts (default: all); each run uses its config's ``threads``
-            (1 unless set), so one run per core.
+            local cluster ``"ray"`` starts (default: all), at most
+            :data:`~ponderlib.core.validation.MAX_WORKERS` (checked before any executor starts); each run
+            uses its config's ``threads`` (1 unless set), so one run per core.
         address: ``"ray"`` only: an existing cluster (``"auto"``, ``"host:port"``); None starts a
             local one for the sweep and stops it after. If this process is already connected to Ray,
             that connection is used.

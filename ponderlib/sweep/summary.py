@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ponderlib.core.engine import summary_value
 from ponderlib.sweep.results import check_record, run_key
 
 RUN_FIELDS = ("reached_target", "seconds_to_target", "seconds", "updates")
@@ -112,6 +113,9 @@ def format_summary(rows: Sequence[Mapping], nested: bool = False) -> str:
         raise TypeError(f"rows must be summarize()'s list of rows (mappings), got {type(rows).__name__}")
     if not rows:
         return "no runs"
+    for index, row in enumerate(rows):
+        for entry in ("task", "point", "config", "metrics"):
+            summary_value(row, entry, f"rows[{index}]")
     columns = ["task"] if len({row["task"] for row in rows}) > 1 else []
     for row in rows:
         for name in row["point"]:
