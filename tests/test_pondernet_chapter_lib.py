@@ -458,6 +458,10 @@ def test_a_runs_step_profile_by_hand_and_the_settings_table():
                         "2.0 (2.0 to 2.0) | 0.200 (0.200 to 0.200) | 3.0 (3.0 to 3.0) (2 of 2) | 0.100 (2 of 2) |")
     assert lines[3].endswith("| (not kept) | (not kept) |")
     assert setting_table({"one wrong": [never]}).splitlines()[2].endswith("| not all right | 0.100 (1 of 1) |")
+    with pytest.raises(TypeError, match=r"groups\['a'\]\[1\] must be"):
+        setting_table({"a": [profiled, {"accuracy": 1.0}]})
+    with pytest.raises(ValueError, match="groups"):
+        setting_table({"a": []})
     # A run that cut p_n at each input's own N trained another loss: its optimum is not read.
     mass = HaltingSummary.of({**record, "config": {"max_ponder_steps": 4, "unroll": "mass"}})
     assert mass.kl_optimum is None and mass.first_right_step == 3

@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 
 from ponderlib.core.engine import run_summary, summary_value
-from ponderlib.core.validation import check_fraction, check_non_negative, check_not_empty
+from ponderlib.core.validation import check_fraction, check_non_negative, check_not_empty, ensure_type
 from ponderlib.experiments.parity import HaltingSummary, check_halting_runs, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import PRIOR_TRUNCATIONS, DifficultySummary, ExtrapolationCurve, prior_mean
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
@@ -136,6 +136,9 @@ def setting_table(groups: Mapping[str, Sequence[HaltingSummary]]) -> str:
         groups: a setting's label -> one summary per seed (at least one).
     """
     require_groups("groups", groups)
+    for label, seeds in groups.items():
+        for index, run in enumerate(seeds):
+            ensure_type(f"groups[{label!r}][{index}]", run, HaltingSummary)
     rows = []
     for label, seeds in groups.items():
         profiled = [h for h in seeds if h.kl_optimum is not None]
