@@ -1310,7 +1310,9 @@ def test_the_explorables_compute_what_ponderlib_computes(build, server, browser,
         page.on("console", lambda message: message.type == "error" and errors.append(message.text))
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(urljoin(server, relative.as_posix()), wait_until="load")
-        page.wait_for_load_state("networkidle")
+        # What the checks read: every explorable drawn (or failed), as anywidget_static.js marks it. Not
+        # "networkidle", which one CI run waited 120 s for on an idle page.
+        page.wait_for_function("() => [...document.querySelectorAll('.anywidget-static')].every((e) => e.dataset.rendered)")
         saved = page.evaluate("() => document.querySelectorAll('.anywidget-static').length")
         try:
             page.wait_for_function("(n) => document.querySelectorAll('[data-explorable]').length >= n", arg=saved, timeout=30_000)
