@@ -927,3 +927,62 @@ def test_trend_table_says_in_words_where_r_is_undefined():
     assert "nan" not in table
     assert "| undefined (constant $\\mathbb E[n]$) |" in table
     assert f"{measured.trend:+.2f} to {measured.trend:+.2f}; undefined in 1 of 2 (constant $\\mathbb E[n]$)" in table
+
+
+# --- 9. the re-probe after round 5 (issue 40): what the fifth round's fixes left ---------------------------------
+
+
+def _re_probe_cases():
+    """Found by running the fourth probe's script again on main after round 5: ``(id, call, kind, message)``
+    as :func:`_fourth_probe_cases`; each was accepted, drew NaN, or raised KeyError or AttributeError."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ponderlib.experiments.parity import HaltingSummary
+    from ponderlib.experiments.pondernet import DifficultySummary
+    from ponderlib.experiments.transformer import pooled_steps
+    from ponderlib.figures import act as act_figures
+    from ponderlib.figures import pondernet as figures
+    from ponderlib.figures import transformer as transformer_figures
+    from ponderlib.presentation import act, pointer, pondernet, tables
+    from ponderlib.sweep import PRESETS, Evidence
+    from ponderlib.sweep.evidence import check_preset_records
+
+    run = Evidence.load("pondernet-parity-live", ROOT / "evidence").runs(method="pondernet", kl_direction="paper")[0]
+    halting = HaltingSummary(0.9, 2.0, torch.tensor([0.5, 0.3, 0.2], dtype=torch.float64))
+    cases = [
+        ("Preset.config-seed-str", lambda: PRESETS["act-parity-live"].config("x", halting_bias_init=1.0), ValueError,
+         r"^seed must be an integer in \[0, "),
+        ("Preset.config-seed-bool", lambda: PRESETS["act-parity-live"].config(True, halting_bias_init=1.0), ValueError,
+         r"^seed must be an integer in \[0, "),
+        ("check_preset_records-record-empty", lambda: check_preset_records("act-parity-live", [{}], "x.jsonl"), ValueError,
+         r"^results file 'x.jsonl', record 1 must have the entry 'task'"),
+        ("per_seed_table-columns-list", lambda: pointer.per_seed_table([0], [("a", [1.0])]), TypeError, "^columns must be a mapping"),
+        ("converged_decoder_table-no-seed", lambda: pointer.converged_decoder_table({"pointer": [{"exact_match": 1.0}]}),
+         ValueError, r"^runs\['pointer'\]\[0\] must have the entry 'seed'"),
+        ("trend_table-trained_max-str", lambda: pondernet.trend_table({"a": [DifficultySummary.of(run)]}, "x"), ValueError,
+         r"^trained_max must be an integer in \[1, "),
+        ("trend_table-not-a-summary", lambda: pondernet.trend_table({"a": [1]}, 6), TypeError,
+         r"^groups\['a'\]\[0\] must be a DifficultySummary"),
+        ("tau_evidence_table-none", lambda: act.tau_evidence_table(None, 0.1, 1000), TypeError, "^evidence must be a TauEvidence"),
+        ("pooled_steps-no-histogram", lambda: pooled_steps([{}]), ValueError,
+         r"^summaries\[0\] must have the entry 'ponder_steps_histogram_by_depth'"),
+        ("plot_lambda_robustness-prior-nan", lambda: figures.plot_lambda_robustness({0.1: [halting]}, {0.1: NAN}, 0.9),
+         ValueError, r"^prior_means\[0.1\] must be a finite number > 0"),
+        ("plot_lambdas_to_halting-nan", lambda: figures.plot_lambdas_to_halting([NAN, 1.0], [0.5, 0.5]), ValueError,
+         "^lambdas must hold no NaN"),
+        ("plot_depth_by_position-order", lambda: transformer_figures.plot_depth_by_position({"fixed": [1.0, 2.0]}), ValueError,
+         "^mean_depth's keys must be orders"),
+        ("plot_depth_by_position-nan", lambda: transformer_figures.plot_depth_by_position({"shuffled": [NAN, 1.0]}), ValueError,
+         r"^mean_depth\['shuffled'\] must hold no NaN"),
+        ("plot_error_by_difficulty-empty-group", lambda: act_figures.plot_error_by_difficulty({"a": []}), TypeError,
+         r"^groups\['a'\] must be a SeedCurves"),
+        ("signed-inf", lambda: act.signed(INF), ValueError, r"^r must be a correlation in \[-1, 1\]"),
+        ("mean_sd-text", lambda: tables.mean_sd(["1"]), TypeError, "^values must hold numbers"),
+    ]
+    return [pytest.param(call, kind, message, id=case) for case, call, kind, message in cases]
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), _re_probe_cases())
+def test_the_re_probe_is_refused_naming_the_parameter(call, kind, message):
+    test_the_fourth_probe_is_refused_naming_the_parameter(call, kind, message)

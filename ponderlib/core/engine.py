@@ -605,6 +605,8 @@ def finite_numbers(name: str, values: Any, what: str = "number") -> list[float]:
     """``values`` as a list of at least one float, none NaN or infinite, naming ``name``: ``TypeError`` for what
     is not a collection of numbers (a str included), ``ValueError`` for none, a NaN or an infinity."""
     check_not_empty(name, values, what)
+    if any(isinstance(v, (str, bytes)) for v in values):  # float("1") would read a text as a number
+        raise TypeError(f"{name} must hold numbers, got {short(repr(list(values)))}")
     try:
         values = [float(v) for v in values]
     except (TypeError, ValueError):

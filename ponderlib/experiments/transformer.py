@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ponderlib.core.engine import summary_value
 from ponderlib.core.validation import check_int
 from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
 
@@ -82,8 +83,9 @@ def pooled_steps(summaries: Sequence[Mapping]) -> dict[int, StepsDistribution]:
     if len(summaries) == 0:
         raise ValueError("summaries must hold at least one run summary, got none")
     pooled: dict[int, list[int]] = {}
-    for summary in summaries:
-        for depth, counts in summary["ponder_steps_histogram_by_depth"].items():
+    for index, summary in enumerate(summaries):
+        histogram = summary_value(summary, "ponder_steps_histogram_by_depth", f"summaries[{index}]")
+        for depth, counts in histogram.items():
             total = pooled.setdefault(int(depth), [])
             total.extend([0] * (len(counts) - len(total)))
             for step, count in enumerate(counts):

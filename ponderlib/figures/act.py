@@ -438,8 +438,9 @@ def plot_error_by_difficulty(groups) -> Figure:
     Args:
         groups: a panel's title -> its :class:`ponderlib.experiments.act.SeedCurves`.
     """
-    if len(groups) == 0:
-        raise ValueError("groups must hold at least one group of runs, got none")
+    check_not_empty("groups", groups, "group of runs")
+    for title, curves in dict(groups).items():
+        ensure_type(f"groups[{title!r}]", curves, SeedCurves)
     fig, axes, empty = style.panel_grid(len(groups), 3.0, sharey=True)
     for i, (ax, (title, curves)) in enumerate(zip(axes, groups.items())):
         _seed_lines(ax, curves.difficulty, 100.0 * curves.error, [f"seed {seed}" for seed in curves.seeds])

@@ -51,9 +51,8 @@ def plot_lambdas_to_halting(lambdas: Sequence[float], halting_probs: Sequence[fl
         lambdas: ``lambda_n``, length ``N`` (the last one is treated as 1).
         halting_probs: ``p_n = lambda_n prod_{j<n}(1 - lambda_j)``, length ``N``.
     """
-    check_not_empty("lambdas", lambdas, "lambda_n")
-    lambdas = [float(v) for v in lambdas]
-    halting_probs = [float(v) for v in halting_probs]
+    lambdas = finite_numbers("lambdas", lambdas, "lambda_n")
+    halting_probs = finite_numbers("halting_probs", halting_probs, "p_n")
     if len(halting_probs) != len(lambdas):
         raise ValueError(f"halting_probs must hold one p_n per lambda_n ({len(lambdas)}), got {len(halting_probs)}")
     steps = list(range(1, len(lambdas) + 1))
@@ -219,6 +218,8 @@ def plot_lambda_robustness(
     check_fraction("solved", solved)
     if set(prior_means) != set(runs):
         raise ValueError(f"prior_means must hold the lambda_p of runs, {sorted(runs)}; got {sorted(prior_means)}")
+    for value, mean in prior_means.items():
+        check_positive(f"prior_means[{value!r}]", mean)
     values = list(runs)
     fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8), sharex=True)
     _seed_lines(ax_acc, runs, "accuracy", "pondernet", style.label("pondernet"))

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
+from ponderlib.core.engine import finite_numbers
 from ponderlib.core.validation import MAX_LENGTH, check_groups, check_int, check_not_empty
 from ponderlib.figures import style
 from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
@@ -235,6 +236,10 @@ def plot_depth_by_position(mean_depth: Mapping[str, Sequence[float]]) -> Figure:
     """Mean required depth at each position (x, from 1) for each way of writing the programs
     (``mean_depth``: order -> mean depth per position): the confound, and its removal."""
     check_groups("mean_depth", mean_depth, "position")
+    for order, means in mean_depth.items():
+        if order not in ORDER_COLORS:
+            raise ValueError(f"mean_depth's keys must be orders {sorted(ORDER_COLORS)}, got {order!r}")
+        finite_numbers(f"mean_depth[{order!r}]", means, "mean depth")
     fig, ax = plt.subplots(figsize=(style.MAX_WIDTH * 0.75, 3.4))
     for order, means in mean_depth.items():
         ax.plot(range(1, len(means) + 1), means, "o-", color=ORDER_COLORS[order], label=f"{order} order")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ponderlib.core.engine import short
 from ponderlib.core.validation import check_fraction, check_int, ensure_type
-from ponderlib.experiments.act import SeedCurves
+from ponderlib.experiments.act import SeedCurves, TauEvidence
 from ponderlib.presentation.tables import MAX_DIGITS, markdown_table, mean_sd
 
 
@@ -22,6 +22,8 @@ def signed(r: float, digits: int = 2) -> str:
     check_int("digits", digits, minimum=0, maximum=MAX_DIGITS)
     if isinstance(r, bool) or not isinstance(r, numbers.Real):
         raise TypeError(f"r must be a number (a correlation, NaN where undefined), got {type(r).__name__}")
+    if not math.isnan(r) and not -1.0 - 1e-9 <= r <= 1.0 + 1e-9:  # a float's rounding may pass 1 by a hair
+        raise ValueError(f"r must be a correlation in [-1, 1] (NaN where undefined), got {r!r}")
     return "undefined (constant N)" if math.isnan(r) else f"{r:+.{digits}f}"
 
 
@@ -59,6 +61,7 @@ def tau_evidence_table(evidence, minimum_slope: float, last_updates: int) -> str
     Args:
         evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
     """
+    ensure_type("evidence", evidence, TauEvidence)
     slopes, gain = evidence.slope, evidence.late_gain(last_updates)
     seeds = len(evidence.seeds)
     rows = []

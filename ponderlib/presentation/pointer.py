@@ -9,7 +9,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ponderlib.core.engine import short
+from ponderlib.core.engine import short, summary_value
 from ponderlib.core.validation import check_not_empty
 from ponderlib.experiments.pointer import mean_and_half_range, updates_to_reach
 from ponderlib.figures import style
@@ -45,6 +45,8 @@ def per_seed_table(seeds: Sequence[int], columns: Mapping[str, Sequence[float]],
     | 1 | 1.000 |
     | mean | 0.750 |
     """
+    if not isinstance(columns, Mapping):
+        raise TypeError(f"columns must be a mapping, header -> one value per seed; got {type(columns).__name__}")
     seeds = list(seeds)
     if not seeds or not columns:
         raise ValueError("seeds and columns must each hold at least one entry")
@@ -113,6 +115,10 @@ def converged_decoder_table(runs: Mapping[str, Sequence[Mapping]], thresholds: S
         for threshold in thresholds
     ):
         raise ValueError(f"thresholds must be fractions in (0, 1], at least one; got {list(thresholds)}")
+    for decoder, summaries in runs.items():
+        for index, summary in enumerate(summaries):
+            for entry in ("seed", "exact_match", "curve"):
+                summary_value(summary, entry, f"runs[{decoder!r}][{index}]")
     seeds = [summary["seed"] for summary in next(iter(runs.values()))]
     rows = []
     for decoder, summaries in runs.items():

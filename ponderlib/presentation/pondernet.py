@@ -10,7 +10,14 @@ import statistics
 from collections.abc import Mapping, Sequence
 
 from ponderlib.core.engine import run_summary, summary_value
-from ponderlib.core.validation import check_fraction, check_non_negative, check_not_empty, ensure_type
+from ponderlib.core.validation import (
+    MAX_LENGTH,
+    check_fraction,
+    check_int,
+    check_non_negative,
+    check_not_empty,
+    ensure_type,
+)
 from ponderlib.experiments.parity import HaltingSummary, check_halting_runs, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import PRIOR_TRUNCATIONS, DifficultySummary, ExtrapolationCurve, prior_mean
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
@@ -60,6 +67,10 @@ def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: 
         trained_max: the hardest difficulty seen in training (``k``).
     """
     require_groups("groups", groups)
+    check_int("trained_max", trained_max, minimum=1, maximum=MAX_LENGTH)
+    for label, seeds in groups.items():
+        for index, run in enumerate(seeds):
+            ensure_type(f"groups[{label!r}][{index}]", run, DifficultySummary)
     rows = []
     for label, seeds in groups.items():
         falls = sum(m.trend < 0 for m in seeds)

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy
 
-from ponderlib.core.engine import short, summary_number
+from ponderlib.core.engine import short, summary_number, summary_value
 from ponderlib.core.validation import check_int, ensure_path
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
@@ -131,6 +131,8 @@ def check_preset_records(name: str, records: list[dict], path: str | os.PathLike
     _check_preset_name(name)
     preset, planned = PRESETS[name], _planned_configs(name)
     for number, record in enumerate(records, start=1):
+        for entry in ("task", "seed", "config", "point"):
+            summary_value(record, entry, f"results file {str(path)!r}, record {number}")
         task, seed = record["task"], record["seed"]
         if task != preset.task or record["config"] not in planned.get(seed, []) or set(record["point"]) != set(preset.grid):
             raise ValueError(

@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ponderlib.core.engine import TrainConfig
+from ponderlib.core.seeds import SEED_MAX
+from ponderlib.core.validation import check_int
 from ponderlib.mechanisms.losses import step_price
 from ponderlib.sweep.spec import SweepSpec
 from ponderlib.tasks.registry import get_task
@@ -43,8 +45,10 @@ class Preset:
         ``seed``: what a chapter trains live to be a run of its evidence.
 
         Raises:
-            ValueError: ``point`` does not name exactly the grid fields, or a value is not in the grid.
+            ValueError: ``point`` does not name exactly the grid fields, or a value is not in the grid, or
+                ``seed`` is not an integer in ``[0, SEED_MAX]``.
         """
+        check_int("seed", seed, minimum=0, maximum=SEED_MAX)
         self.check_point(point)
         config_class = get_task(self.task).config
         return config_class(**self.fixed, **point, seed=seed, max_updates=self.max_updates)
