@@ -32,7 +32,8 @@ class DifficultySummary:
         easiest_expected: ``E[n]`` at the easiest trained difficulty.
         hardest_expected: ``E[n]`` at the hardest trained difficulty.
         trend: Pearson's ``r`` between difficulty and ``E[n]`` over the trained difficulties
-            (its sign: whether ``E[n]`` grows with difficulty).
+            (its sign: whether ``E[n]`` grows with difficulty); NaN where ``E[n]`` is the same at every
+            difficulty, which has no correlation (the tables say "undefined" in words).
         extrapolation_ponder_steps: mean ponder steps executed at inference over the unseen
             difficulties (Banino et al.: about 5 there, against about 3 on the trained range).
     """
