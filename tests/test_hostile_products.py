@@ -986,3 +986,16 @@ def _re_probe_cases():
 @pytest.mark.parametrize(("call", "kind", "message"), _re_probe_cases())
 def test_the_re_probe_is_refused_naming_the_parameter(call, kind, message):
     test_the_fourth_probe_is_refused_naming_the_parameter(call, kind, message)
+
+
+def test_a_halting_distribution_must_sum_to_one_and_an_empty_set_says_it_has_not_run():
+    from ponderlib.experiments.parity import HaltingSummary
+    from ponderlib.presentation.tables import evidence_table
+    from ponderlib.sweep import PRESETS, Evidence
+
+    record = {"interpolation_accuracy": 0.99, "mean_ponder_steps": 3.0, "config": {"max_ponder_steps": 2},
+              "halting_distribution": [0.25, 0.25]}
+    with pytest.raises(ValueError, match="'halting_distribution' must sum to 1"):
+        HaltingSummary.of(record)  # was read as a distribution, E[n] 0.75
+    empty = Evidence("act-parity-live", PRESETS["act-parity-live"], [])
+    assert evidence_table([empty]).splitlines()[2] == "| `act-parity-live` | 0 of 40 | 0 | 0 | (not run yet) | (none) |"  # was "; torch "

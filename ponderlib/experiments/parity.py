@@ -117,6 +117,8 @@ class HaltingSummary:
         """
         summary = run_summary(run)
         probs = torch.tensor(summary_numbers(summary, "halting_distribution", 0.0, 1.0), dtype=torch.float64)  # (n_run,)
+        if abs(float(probs.sum()) - 1.0) > 0.01:  # records keep four decimals: 20 steps round by 0.001 at most
+            raise ValueError(f"the run's summary's 'halting_distribution' must sum to 1 (to 0.01), got {float(probs.sum()):.4f}")
         config = summary_value(summary, "config")
         max_ponder_steps = summary_value(config, "max_ponder_steps", "run's config")
         cut_at_own_n = isinstance(config, Mapping) and config.get("unroll") == "mass"

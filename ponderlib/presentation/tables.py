@@ -144,7 +144,8 @@ def evidence_table(sets: Sequence) -> str:
         runs = f"{cost['runs']}" if evidence.complete else f"{cost['runs']} of {evidence.preset.runs}"
         rows.append([
             f"`{evidence.name}`", runs, f"{cost['updates']:,}", f"{cost['cpu_minutes']:.0f}",
-            ", ".join(cost["devices"]) + f"; torch {', '.join(cost['torch'])}", ", ".join(cost["commits"]),
+            ", ".join(cost["devices"]) + f"; torch {', '.join(cost['torch'])}" if cost["runs"] else "(not run yet)",
+            ", ".join(cost["commits"]) or "(none)",
         ])
     header = ["evidence set", "runs", "updates per run", "CPU-minutes", "ran on", "commit"]
     return markdown_table(header, rows, align="lrrrll")
