@@ -21,22 +21,20 @@ import json
 import time
 from dataclasses import replace
 
-from ponderlib.core.engine import on_evaluate
 from ponderlib.sweep import PRESETS, make_spec
 from ponderlib.tasks.registry import get_task
 
 
 def measure(train, config, updates: int, warmup: int) -> float:
-    """Milliseconds per training update after ``warmup`` updates, timed by the engine's evaluation
-    callback (an evaluation every ``warmup`` updates)."""
+    """Milliseconds per training update after ``warmup`` updates, timed by the training loop's
+    ``on_evaluate`` callback (an evaluation every ``warmup`` updates)."""
     marks: dict[int, float] = {}
 
     def mark(update: int, model) -> None:
         marks[update] = time.perf_counter()
 
     config = replace(config, max_updates=warmup + updates, eval_every=warmup, eval_size=64, progress=False, threads=1)
-    with on_evaluate(mark):
-        train(config)
+    train(config, on_evaluate=mark)
     if updates % warmup:
         raise ValueError(f"updates must be a multiple of warmup = {warmup}, got {updates}")
     return 1000.0 * (marks[warmup + updates] - marks[warmup]) / updates

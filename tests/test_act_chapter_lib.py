@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import pytest
 import torch
 
-from ponderlib.core.engine import History, on_evaluate
+from ponderlib.core.engine import History
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import least_squares_slope, pearson_correlation
 from ponderlib.experiments.act import (
@@ -143,10 +143,9 @@ TINY = ParityConfig(
 )
 
 
-def test_on_evaluate_calls_back_after_every_evaluation_and_only_inside_the_block():
+def test_on_evaluate_is_called_after_every_evaluation_of_the_run_it_is_given_to_only():
     calls = []
-    with on_evaluate(lambda update, model: calls.append((update, model.training))):
-        train_parity(TINY)
+    train_parity(TINY, on_evaluate=lambda update, model: calls.append((update, model.training)))
     assert calls == [(2, False), (4, False)]
     train_parity(TINY)
     assert len(calls) == 2

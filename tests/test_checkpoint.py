@@ -22,11 +22,12 @@ def scripted_fit(config, scores):
     nn.init.zeros_(model.weight)
     scores = iter(scores)
 
-    def loss():  # d loss / d w = -1: Adam's first step moves w by lr = 1 in the gradient's sign, every step
+    def loss(model, batch):  # d loss / d w = -1: Adam's first step moves w by lr = 1 in the gradient's sign, every step
         return -model.weight.sum()
 
     config.lr, config.grad_clip, config.max_updates, config.eval_every = 1.0, 1e6, 6, 1
-    result = fit(model, loss, lambda: {"accuracy": next(scores)}, config, target_metric="accuracy", desc="")
+    result = fit(model, lambda: None, loss, lambda model: {"accuracy": next(scores)}, config,
+                 target_metric="accuracy", desc="")
     return model.weight.item(), result
 
 

@@ -324,15 +324,16 @@ def test_a_step_whose_lambda_is_not_one_per_sample_is_named(use):
 
 # --- 6. fit: its arguments once at entry, a missing metric at the first evaluation, no NaN -----------
 
-def _fit(config=None, loss=None, evaluate=None, target_metric="accuracy", model=None):
+def _fit(config=None, loss=None, evaluate=None, target_metric="accuracy", model=None, next_batch=None, on_evaluate=None):
     from ponderlib.core.engine import TrainConfig, fit
 
     model = nn.Linear(2, 1) if model is None else model
     x = torch.randn(8, 2)
-    loss = (lambda: model(x).pow(2).mean()) if loss is None else loss
-    evaluate = (lambda: {"accuracy": 0.5}) if evaluate is None else evaluate
+    next_batch = (lambda: x) if next_batch is None else next_batch
+    loss = (lambda model, batch: model(batch).pow(2).mean()) if loss is None else loss
+    evaluate = (lambda model: {"accuracy": 0.5}) if evaluate is None else evaluate
     config = TrainConfig(max_updates=2, progress=False) if config is None else config
-    return fit(model, loss, evaluate, config, target_metric=target_metric, desc="t")
+    return fit(model, next_batch, loss, evaluate, config, target_metric=target_metric, desc="t", on_evaluate=on_evaluate)
 
 
 def _config(**fields):
@@ -353,14 +354,16 @@ FIT_CASES = [
     (dict(config={"max_updates": 1}), TypeError, "config"),
     (dict(config=_config(target_accuracy=0.9), target_metric="nope"), ValueError, "nope"),
     (dict(config=_parity_config(checkpoint="best-beyond", max_nonzero=3)), ValueError, "extrapolation_accuracy"),
-    (dict(config=_parity_config(checkpoint="best"), evaluate=lambda: {"accuracy": None}), ValueError, "accuracy"),
-    (dict(config=_parity_config(checkpoint="best"), evaluate=lambda: {"accuracy": "0.5"}), ValueError, "accuracy"),
-    (dict(evaluate=lambda: [0.5]), TypeError, "evaluate"),
+    (dict(config=_parity_config(checkpoint="best"), evaluate=lambda m: {"accuracy": None}), ValueError, "accuracy"),
+    (dict(config=_parity_config(checkpoint="best"), evaluate=lambda m: {"accuracy": "0.5"}), ValueError, "accuracy"),
+    (dict(evaluate=lambda m: [0.5]), TypeError, "evaluate"),
     (dict(evaluate="abc"), TypeError, "evaluate"),
-    (dict(loss=lambda: torch.ones(3, requires_grad=True)), ValueError, "loss_on_fresh_batch"),
-    (dict(loss=lambda: 1.0), TypeError, "loss_on_fresh_batch"),
-    (dict(loss="abc"), TypeError, "loss_on_fresh_batch"),
-    (dict(loss=lambda: torch.tensor(NAN, requires_grad=True)), ValueError, "loss_on_fresh_batch"),
+    (dict(loss=lambda m, b: torch.ones(3, requires_grad=True)), ValueError, "loss_fn"),
+    (dict(loss=lambda m, b: 1.0), TypeError, "loss_fn"),
+    (dict(loss="abc"), TypeError, "loss_fn"),
+    (dict(loss=lambda m, b: torch.tensor(NAN, requires_grad=True)), ValueError, "loss_fn"),
+    (dict(next_batch=[1, 2]), TypeError, "next_batch"),
+    (dict(on_evaluate="x"), TypeError, "on_evaluate"),
     (dict(model="m"), TypeError, "model"),
     (dict(model=nn.Identity()), ValueError, "model"),
     (dict(target_metric=3), TypeError, "target_metric"),
@@ -377,7 +380,7 @@ def test_a_nan_loss_stops_fit_at_its_training_update():
     model = nn.Linear(2, 1)
     calls = iter(range(100))
 
-    def loss():
+    def loss(model, batch):
         return model(torch.ones(4, 2)).mean() * (NAN if next(calls) == 2 else 1.0)
 
     with pytest.raises(ValueError, match="training update 3"):
@@ -385,17 +388,17 @@ def test_a_nan_loss_stops_fit_at_its_training_update():
 
 
 def test_a_checkpoint_metric_nan_at_every_evaluation_keeps_the_final_network():
-    result = _fit(config=_parity_config(checkpoint="best", eval_every=1), evaluate=lambda: {"accuracy": NAN})
+    result = _fit(config=_parity_config(checkpoint="best", eval_every=1), evaluate=lambda m: {"accuracy": NAN})
     assert result.checkpoint_update is None and result.updates == 2
 
 
 def test_a_checkpoint_skips_nan_evaluations():
     values = iter([NAN, 0.4, NAN, 0.3])
-    result = _fit(config=_parity_config(checkpoint="best", eval_every=1, max_updates=4), evaluate=lambda: {"accuracy": next(values)})
+    result = _fit(config=_parity_config(checkpoint="best", eval_every=1, max_updates=4), evaluate=lambda m: {"accuracy": next(values)})
     assert result.checkpoint_update == 2
 
 
-# --- 7. small entry points: setup_chapter, on_evaluate ------------------------------------------------
+# --- 7. small entry points: setup_chapter, a train function's on_evaluate ------------------------------------------------
 
 @pytest.mark.parametrize("seed, error", [(-1, ValueError), ("0", ValueError), (2**64, ValueError), (NAN, ValueError), (True, ValueError)])
 def test_setup_chapter_checks_its_seed(seed, error):
@@ -406,11 +409,10 @@ def test_setup_chapter_checks_its_seed(seed, error):
 
 
 def test_on_evaluate_refuses_what_is_not_callable():
-    from ponderlib.core.engine import on_evaluate
+    from ponderlib.tasks.parity import train_parity
 
-    with pytest.raises(TypeError, match="callback"):
-        with on_evaluate("x"):
-            pass
+    with pytest.raises(TypeError, match="on_evaluate must be callable as on_evaluate\\(update, model\\), got str"):
+        train_parity(_parity_config(), on_evaluate="x")
 
 
 # --- 8. evidence: a record's point is its config's, its cost is a cost ------------------------------

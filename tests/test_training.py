@@ -120,12 +120,12 @@ def test_the_learning_curve_scores_extrapolation_beyond_the_trained_range():
     curve = result.history.curve()
     assert len(curve["extrapolation_accuracy"]) == len(curve["extrapolation_ponder_steps"]) == len(curve["update"]) == 2
     assert all(0 <= a <= 1 for a in curve["extrapolation_accuracy"])
-    beyond, _ = extrapolation_held_out(config, config.generator("held_out"), config.generator("sampling"))
+    beyond = extrapolation_held_out(config, config.generator("held_out"))
     assert beyond.inputs.shape == (64, 6) and set(beyond.difficulty.tolist()) <= {4, 5, 6}
     # Nothing beyond: every difficulty trained, or a range that does not start at one.
     for overrides in ({"max_nonzero": None}, {"min_nonzero": 2}):
         other = ParityConfig(**{**config.to_dict(), **overrides, "progress": False})
-        assert extrapolation_held_out(other, other.generator("held_out"), other.generator("sampling")) is None
+        assert extrapolation_held_out(other, other.generator("held_out")) is None
     assert "extrapolation_accuracy" not in train_parity(other).history.metrics
 
 

@@ -1,9 +1,10 @@
 """The training engine every task shares: one base config, one loop, one history, one result.
 
 It knows no paper and no task. A task (:mod:`~ponderlib.tasks.parity`, :mod:`~ponderlib.tasks.sequence_parity`,
-:mod:`~ponderlib.tasks.sorting`) extends :class:`TrainConfig` with its own fields, builds its model, draws
-its data and calls :func:`run_training`, which starts the run (:func:`start_run`: validate the config
-once, set threads, seed, choose the device), runs :func:`fit` and returns a :class:`FitResult`.
+:mod:`~ponderlib.tasks.sorting`, ...) extends :class:`TrainConfig` with its own fields, and its ``train_*``
+function reads top to bottom: :func:`start_run` (validate the config once, set threads, seed, choose the
+device), build the model on that device, draw its held-out data, then
+``fit(model, next_batch, loss_fn, evaluate, config, on_evaluate=...)``, which returns a :class:`FitResult`.
 
 Two kinds of step never share a name here: a **training update** is one optimizer step on one batch;
 a **ponder step** (in the mechanisms) is one application of a network's step function to one input.
@@ -342,9 +343,6 @@ class History:
         }
 
 
-_evaluation_callbacks: list[Callable[[int, nn.Module], None]] = []
-
-
 @contextmanager
 def evaluating(model: nn.Module) -> Iterator[nn.Module]:
     """``model`` in eval mode with gradients off inside the ``with`` block, its training mode restored
@@ -356,21 +354,6 @@ def evaluating(model: nn.Module) -> Iterator[nn.Module]:
             yield model
     finally:
         model.train(was_training)
-
-
-@contextmanager
-def on_evaluate(callback: Callable[[int, nn.Module], None]) -> Iterator[None]:
-    """Call ``callback(update, model)`` after every held-out evaluation of every :func:`fit` run inside
-    the ``with`` block (the model in eval mode, ``update`` the training updates done so far), e.g. to
-    score a model at several points of its training without changing any task's train function.
-    ``TypeError`` unless ``callback`` is callable."""
-    if not callable(callback):
-        raise TypeError(f"callback must be callable as callback(update, model), got {type(callback).__name__}")
-    _evaluation_callbacks.append(callback)
-    try:
-        yield
-    finally:
-        _evaluation_callbacks.remove(callback)
 
 
 @dataclass
@@ -386,63 +369,75 @@ class FitResult:
     checkpoint_update: int | None = None
 
 
+@dataclass
+class _Best:
+    """The network of the evaluation where ``metric`` was highest so far (the first, on a tie; NaN never
+    counts); nothing is kept where ``metric`` is None."""
+
+    metric: str | None
+    value: float | None = None
+    update: int | None = None
+    weights: dict[str, torch.Tensor] | None = None
+
+    def offer(self, metrics: Mapping[str, float], update: int, model: nn.Module) -> None:
+        value = None if self.metric is None else metrics[self.metric]
+        if value is None or math.isnan(value) or (self.value is not None and value <= self.value):
+            return
+        self.value, self.update = value, update
+        self.weights = {name: tensor.detach().clone() for name, tensor in model.state_dict().items()}
+
+
 def fit(
     model: nn.Module,
-    loss_on_fresh_batch: Callable[[], torch.Tensor],
-    evaluate: Callable[[], dict[str, float]],
+    next_batch: Callable[[], Any],
+    loss_fn: Callable[[nn.Module, Any], torch.Tensor],
+    evaluate: Callable[[nn.Module], dict[str, float]],
     config: TrainConfig,
     *,
     target_metric: str,
     desc: str,
+    on_evaluate: Callable[[int, nn.Module], None] | None = None,
 ) -> FitResult:
     """Train ``model`` with Adam until the target metric is reached or the budget runs out.
 
-    Args:
-        loss_on_fresh_batch: draws a new batch and returns its scalar loss (with graph).
-        evaluate: returns metrics on held-out data; called every ``config.eval_every`` training
-            updates and at the end.
-        config: a validated :class:`TrainConfig` (see :func:`start_run`): its ``learning_rate``,
-            ``grad_clip``, ``target_accuracy`` (the target of ``target_metric``), ``max_updates``,
-            ``max_seconds``, ``eval_every`` and ``progress`` are used, and its
-            :meth:`~TrainConfig.lr_scheduler`, stepped after every training update, and its
-            :meth:`~TrainConfig.checkpoint_metric`: where it names a metric, the network of the evaluation
-            where that metric was highest (the first, on a tie; NaN never counts) is restored after
-            training, and ``checkpoint_update`` says which update it was; where no evaluation gave it a
-            number, the final network stays and ``checkpoint_update`` is None.
+    Every training update: ``loss_fn(model, next_batch())``, backward, gradients clipped to
+    ``config.grad_clip``, one Adam step at ``config.learning_rate``, one step of
+    :meth:`~TrainConfig.lr_scheduler`. Every ``config.eval_every`` updates and at the end:
+    ``evaluate(model)`` (the model in eval mode) returns the held-out metrics, which go into the
+    :class:`History`, then ``on_evaluate(update, model)`` is called when given (e.g. to score the model
+    at several points of its training). Training stops once ``metrics[target_metric]`` reaches
+    ``config.target_accuracy`` (None: never), after ``config.max_updates`` updates or
+    ``config.max_seconds`` seconds, or on ``KeyboardInterrupt`` (the result has ``interrupted=True``
+    and the history so far). Where :meth:`~TrainConfig.checkpoint_metric` names a metric, the network of
+    the evaluation where it was highest is restored after training and ``checkpoint_update`` says
+    which update it was (None, and the final network stays, where no evaluation gave it a number).
 
-    Checked once, here: ``model`` (a module with parameters), the two callables, ``config`` (validated as
+    Checked once, here: ``model`` (a module with parameters), the callables, ``config`` (validated as
     :func:`start_run` validates it, not again if it was), ``target_metric`` and ``desc``; at the first
     evaluation, that ``evaluate`` returns a mapping holding ``target_metric`` (when the config sets a
     target) and the checkpoint's metric; at the first training update, that the loss is a scalar tensor.
     A loss that is NaN or infinite raises ``ValueError`` naming the training update, from the value the
     loop reads for its log anyway (no extra synchronisation).
-
-    ``KeyboardInterrupt`` ends training early; the model keeps its weights and the result has
-    ``interrupted=True`` with the history so far.
     """
-    _check_fit_arguments(model, loss_on_fresh_batch, evaluate, config, target_metric, desc)
-    target, max_seconds, max_updates = config.target_accuracy, config.max_seconds, config.max_updates
+    _check_fit_arguments(model, next_batch, loss_fn, evaluate, on_evaluate, config, target_metric, desc)
     optimizer = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
     scheduler = config.lr_scheduler(optimizer)
-    history = History()
+    target, history, best = config.target_accuracy, History(), _Best(config.checkpoint_metric())
+    bar = tqdm(total=config.max_updates, desc=desc, disable=not progress_enabled(config.progress), leave=False,
+               unit="update")
     start = time.perf_counter()
-    update, running_loss, losses_seen = 0, 0.0, 0
-    reached, seconds_to_target, interrupted = False, None, False
-    shown = progress_enabled(config.progress)
-    bar = tqdm(total=max_updates, desc=desc, disable=not shown, leave=False, unit="update")
-    kept_metric, kept = config.checkpoint_metric(), None  # kept: (metric, update, weights) of the best so far
+    update, running_loss, losses_seen, interrupted = 0, 0.0, 0, False
 
     def evaluate_and_record() -> bool:
-        nonlocal running_loss, losses_seen, kept
+        """Score, record and maybe keep the model; True when it reached the target."""
+        nonlocal running_loss, losses_seen
         model.eval()
-        metrics = evaluate()
+        metrics = evaluate(model)
         if not history.update:  # the first evaluation: what it returns, once
-            _check_metrics(metrics, [name for name in (target is not None and target_metric, kept_metric) if name])
-        value = None if kept_metric is None else metrics[kept_metric]
-        if value is not None and not math.isnan(value) and (kept is None or value > kept[0]):
-            kept = (value, update, {k: v.detach().clone() for k, v in model.state_dict().items()})
-        for callback in _evaluation_callbacks:
-            callback(update, model)
+            _check_metrics(metrics, [name for name in (target is not None and target_metric, best.metric) if name])
+        best.offer(metrics, update, model)
+        if on_evaluate is not None:
+            on_evaluate(update, model)
         model.train()
         mean_loss = running_loss / losses_seen if losses_seen else float("nan")
         history.record(update, time.perf_counter() - start, mean_loss, metrics)
@@ -450,10 +445,11 @@ def fit(
         bar.set_postfix({k: f"{v:.3f}" for k, v in metrics.items()}, refresh=False)
         return target is not None and metrics[target_metric] >= target
 
+    reached = False
     model.train()
     try:
-        while True:
-            loss = loss_on_fresh_batch()
+        while not reached:
+            loss = loss_fn(model, next_batch())
             if not update:
                 _check_loss(loss)
             optimizer.zero_grad(set_to_none=True)
@@ -463,50 +459,54 @@ def fit(
             if scheduler is not None:
                 scheduler.step()
             update += 1
-            value = loss.item()  # the one sync per training update, for the logged loss
-            if not math.isfinite(value):
-                raise ValueError(
-                    f"loss_on_fresh_batch returned a loss of {value} at training update {update}: training diverged "
-                    "(try a lower lr or grad_clip), or the loss is computed wrong"
-                )
-            running_loss += value
+            running_loss += _finite_loss(loss.item(), update)  # the one sync per training update, for the log
             losses_seen += 1
             bar.update(1)
-            if update % config.eval_every == 0 and evaluate_and_record():
-                reached, seconds_to_target = True, history.seconds[-1]
+            reached = update % config.eval_every == 0 and evaluate_and_record()
+            if config.max_seconds is not None and time.perf_counter() - start >= config.max_seconds:
                 break
-            if max_seconds is not None and time.perf_counter() - start >= max_seconds:
-                break
-            if max_updates is not None and update >= max_updates:
+            if config.max_updates is not None and update >= config.max_updates:
                 break
     except KeyboardInterrupt:
         interrupted = True
     bar.close()
-    if not history.update or history.update[-1] != update:
+    reached_at = history.seconds[-1] if reached else None
+    if not history.update or history.update[-1] != update:  # the last updates' evaluation
         if evaluate_and_record() and not reached:
-            reached, seconds_to_target = True, history.seconds[-1]
-    if kept is not None:
-        model.load_state_dict(kept[2])
+            reached, reached_at = True, history.seconds[-1]
+    if best.weights is not None:
+        model.load_state_dict(best.weights)
     model.eval()
     return FitResult(
         history=history,
         updates=update,
         seconds=time.perf_counter() - start,
         reached_target=reached,
-        seconds_to_target=seconds_to_target,
+        seconds_to_target=reached_at,
         interrupted=interrupted,
-        checkpoint_update=None if kept is None else kept[1],
+        checkpoint_update=best.update,
     )
 
 
-def _check_fit_arguments(model, loss_on_fresh_batch, evaluate, config, target_metric, desc) -> None:
+def _finite_loss(value: float, update: int) -> float:
+    if not math.isfinite(value):
+        raise ValueError(
+            f"loss_fn returned a loss of {value} at training update {update}: training diverged "
+            "(try a lower lr or grad_clip), or the loss is computed wrong"
+        )
+    return value
+
+
+def _check_fit_arguments(model, next_batch, loss_fn, evaluate, on_evaluate, config, target_metric, desc) -> None:
     """:func:`fit`'s arguments, checked once at its entry."""
     ensure_type("model", model, nn.Module)
     if next(model.parameters(), None) is None:
         raise ValueError("model must have parameters to train, got none")
-    for name, function in (("loss_on_fresh_batch", loss_on_fresh_batch), ("evaluate", evaluate)):
-        if not callable(function):
-            raise TypeError(f"{name} must be callable with no arguments, got {type(function).__name__}")
+    calls = (("next_batch", next_batch, "next_batch()"), ("loss_fn", loss_fn, "loss_fn(model, batch)"),
+             ("evaluate", evaluate, "evaluate(model)"), ("on_evaluate", on_evaluate, "on_evaluate(update, model)"))
+    for name, function, usage in calls:
+        if not callable(function) and not (name == "on_evaluate" and function is None):
+            raise TypeError(f"{name} must be callable as {usage}, got {type(function).__name__}")
     ensure_type("config", config, TrainConfig)
     config.validate_once()
     for name, text in (("target_metric", target_metric), ("desc", desc)):
@@ -526,9 +526,9 @@ def _check_metrics(metrics: object, names: list[str]) -> None:
 
 def _check_loss(loss: object) -> None:
     """The first loss :func:`fit` gets: a tensor of one value (a mean, not a batch of them)."""
-    ensure_type("loss_on_fresh_batch's loss", loss, torch.Tensor)
+    ensure_type("loss_fn's loss", loss, torch.Tensor)
     if loss.dim() != 0:
-        raise ValueError(f"loss_on_fresh_batch must return a scalar loss (a mean), got shape {tuple(loss.shape)}")
+        raise ValueError(f"loss_fn must return a scalar loss (a mean), got shape {tuple(loss.shape)}")
 
 
 @dataclass
@@ -672,31 +672,3 @@ def summary_numbers(
             f"got {short(repr(value))}"
         )
     return value
-
-
-def run_training(
-    config: TrainConfig,
-    build_model: Callable[[TrainConfig], nn.Module],
-    make_objective: Callable[[nn.Module, torch.device], tuple[Callable[[], torch.Tensor], Callable[[], dict[str, float]]]],
-    result_class: type[TrainResult],
-    *,
-    target_metric: str,
-    desc: str,
-):
-    """The scaffolding every task's train function shares: start the run, build the model on its
-    device, get the task's loss and evaluation closures, :func:`fit`, and wrap the outcome.
-
-    Args:
-        build_model: ``config -> model`` (not yet on a device); called after seeding, so the
-            initial weights depend on ``config.seed`` only.
-        make_objective: ``(model, device) -> (loss_on_fresh_batch, evaluate)``, see :func:`fit`.
-        result_class: the task's :class:`TrainResult` subclass.
-
-    Returns:
-        ``result_class(model, config, fit_result, device)``.
-    """
-    device = start_run(config)
-    model = build_model(config).to(device)
-    loss_on_fresh_batch, evaluate = make_objective(model, device)
-    fit_result = fit(model, loss_on_fresh_batch, evaluate, config, target_metric=target_metric, desc=desc)
-    return result_class(model=model, config=config, fit=fit_result, device=device)

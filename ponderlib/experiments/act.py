@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import torch
 from torch import nn
 
-from ponderlib.core.engine import History, on_evaluate, short, summary_number, summary_numbers, summary_value
+from ponderlib.core.engine import History, short, summary_number, summary_numbers, summary_value
 from ponderlib.core.stats import least_squares_slope, pearson_correlation
 from ponderlib.core.validation import check_finite, check_int
 from ponderlib.tasks.parity import (
@@ -71,8 +71,7 @@ def train_tracking_difficulty(config: ParityConfig, snapshot_every: int) -> Trac
                 halting_rule=config.halting_rule, seed=config.seed,
             )
 
-    with on_evaluate(snapshot):
-        result = train_parity(config)
+    result = train_parity(config, on_evaluate=snapshot)
     snapshots[result.fit.updates] = result.by_difficulty
     return TrackedRun(result=result, snapshots=snapshots)
 

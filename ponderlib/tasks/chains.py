@@ -26,12 +26,13 @@ a linear read-out), the loss of each halting method, the metrics, :class:`Chains
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 from torch import nn
 
-from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
+from ponderlib.core.engine import PonderingResult, TrainConfig, default, fit, option, start_run
 from ponderlib.core.stats import pearson_correlation, round_or_none, within_group_correlation
 from ponderlib.core.validation import (
     MAX_BATCH,
@@ -485,40 +486,41 @@ class ChainsResult(PonderingResult):
         }
 
 
-def train_chains(config: ChainsConfig | None = None, **overrides) -> ChainsResult:
+def train_chains(
+    config: ChainsConfig | None = None, *, on_evaluate: Callable[[int, nn.Module], None] | None = None, **overrides
+) -> ChainsResult:
     """Train ``config.method`` on assignment chains as ``config`` (or ``ChainsConfig(**overrides)``) says.
 
     History metrics: ``accuracy`` (per position), ``ponder_steps`` (mean per real position) and
     ``depth_correlation`` (Pearson, ponder steps against required depth) on a held-out set drawn
     once from its own seed. After training, the three test sets of :attr:`ChainsResult.tests`.
+    ``on_evaluate(update, model)``: called after every held-out evaluation during training
+    (:func:`~ponderlib.core.engine.fit`).
     """
     config = ChainsConfig.from_overrides(config, overrides)
+    device = start_run(config)
+    model = build_chains_model(config).to(device)
+    data, sampling = config.generator("data", device), config.generator("sampling", device)
+    held_out = config.batch(config.eval_size, config.generator("held_out", device))
+    loss = halting_loss(config)
 
-    def make_objective(model, device):
-        data, sampling = config.generator("data", device), config.generator("sampling", device)
-        held_out = config.batch(config.eval_size, config.generator("held_out", device))
-        loss = halting_loss(config)
+    def evaluate(model: ChainsModel) -> dict[str, float]:
+        evaluation = evaluate_chains(model, held_out, config.halting_rule, sampling)
+        return {
+            "accuracy": evaluation.accuracy,
+            "ponder_steps": evaluation.mean_ponder_steps,
+            "depth_correlation": evaluation.depth_correlation,
+        }
 
-        def loss_on_fresh_batch() -> torch.Tensor:
-            return chains_loss(model, config.batch(config.batch_size, data), config, loss)
-
-        def evaluate() -> dict[str, float]:
-            evaluation = evaluate_chains(model, held_out, config.halting_rule, sampling)
-            return {
-                "accuracy": evaluation.accuracy,
-                "ponder_steps": evaluation.mean_ponder_steps,
-                "depth_correlation": evaluation.depth_correlation,
-            }
-
-        return loss_on_fresh_batch, evaluate
-
-    result = run_training(
-        config, build_chains_model, make_objective, ChainsResult, target_metric="accuracy",
-        desc=f"{config.method} chains-{config.max_len}",
+    fitted = fit(
+        model, lambda: config.batch(config.batch_size, data), lambda model, batch: chains_loss(model, batch, config, loss),
+        evaluate, config, target_metric="accuracy", desc=f"{config.method} chains-{config.max_len}",
+        on_evaluate=on_evaluate,
     )
+    result = ChainsResult(model=model, config=config, fit=fitted, device=device)
     shifts = {"trained": (None, None), "longer": (config.test_max_len, None), "deeper": (config.test_max_len, config.test_max_depth)}
     result.tests = {
-        name: score_chains(result.model, config, config.test_size, max_len, max_depth, result.device)
+        name: score_chains(model, config, config.test_size, max_len, max_depth, device)
         for name, (max_len, max_depth) in shifts.items()
     }
     return result

@@ -34,12 +34,14 @@ come from a beam search (``beam_width``) instead of greedy decoding.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 from scipy.spatial import ConvexHull, QhullError
 from shapely.geometry import Polygon
+from torch import nn
 
 from ponderlib.core.device import get_device
 from ponderlib.core.engine import (
@@ -47,8 +49,9 @@ from ponderlib.core.engine import (
     TrainResult,
     default,
     evaluating,
+    fit,
     option,
-    run_training,
+    start_run,
 )
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
@@ -487,41 +490,44 @@ def build_hull_model(config: HullConfig) -> PointerNetwork:
                           config.max_points, input_size=2, end_pointer=True)
 
 
-def train_hull(config: HullConfig | None = None, **overrides) -> HullResult:
+def train_hull(
+    config: HullConfig | None = None, *, on_evaluate: Callable[[int, nn.Module], None] | None = None, **overrides
+) -> HullResult:
     """Train a pointer network on convex hulls as ``config`` (or ``HullConfig(**overrides)``) says.
 
     Adam with gradient clipping on a fresh batch at every training update (its learning rate
     decaying by ``lr_decay`` every 1,000 updates, when below 1), with teacher forcing (the right next
     vertex fed at every decoder step), greedy evaluation every ``eval_every`` updates (target metric:
     ``accuracy``); then metrics at every point count from ``min_points`` to ``test_max_points`` on
-    fresh sets, decoded with ``beam_width`` beams (1: greedy).
+    fresh sets, decoded with ``beam_width`` beams (1: greedy). ``on_evaluate(update, model)``: called after
+    every held-out evaluation during training (:func:`~ponderlib.core.engine.fit`).
     """
     config = HullConfig.from_overrides(config, overrides)
+    device = start_run(config)
+    model = build_hull_model(config).to(device)
+    data = config.generator("data", device)
+    held_out = hull_batch(config.eval_size, config.min_points, config.max_points,
+                          generator=config.generator("held_out", device))
 
-    def make_objective(model: PointerNetwork, device: torch.device):
-        data = config.generator("data", device)
-        held_out = hull_batch(config.eval_size, config.min_points, config.max_points,
-                              generator=config.generator("held_out", device))
+    def loss_fn(model: PointerNetwork, batch: HullBatch) -> torch.Tensor:
+        def teacher(available: torch.Tensor) -> torch.Tensor:
+            return next_vertex(batch.targets, available)
 
-        def loss_on_fresh_batch() -> torch.Tensor:
-            batch = _draw_hulls(config.batch_size, config.min_points, config.max_points, data)
+        return hull_loss(model(batch.points, batch.lengths, teacher, check=False), batch.targets)
 
-            def teacher(available: torch.Tensor) -> torch.Tensor:
-                return next_vertex(batch.targets, available)
+    def evaluate(model: PointerNetwork) -> dict[str, float]:
+        metrics = evaluate_hull(model, held_out)
+        return {"accuracy": metrics.accuracy, "polygon_accuracy": metrics.polygon_accuracy,
+                "area_coverage": metrics.area_coverage}
 
-            return hull_loss(model(batch.points, batch.lengths, teacher, check=False), batch.targets)
-
-        def evaluate() -> dict[str, float]:
-            metrics = evaluate_hull(model, held_out)
-            return {"accuracy": metrics.accuracy, "polygon_accuracy": metrics.polygon_accuracy,
-                    "area_coverage": metrics.area_coverage}
-
-        return loss_on_fresh_batch, evaluate
-
-    result = run_training(config, build_hull_model, make_objective, HullResult, target_metric="accuracy",
-                          desc=f"pointer hull {config.min_points}-{config.max_points} points")
+    fitted = fit(
+        model, lambda: _draw_hulls(config.batch_size, config.min_points, config.max_points, data), loss_fn, evaluate,
+        config, target_metric="accuracy", desc=f"pointer hull {config.min_points}-{config.max_points} points",
+        on_evaluate=on_evaluate,
+    )
+    result = HullResult(model=model, config=config, fit=fitted, device=device)
     result.by_points = hull_metrics_by_points(
-        result.model, range(config.min_points, config.test_max_points + 1), config.test_size,
-        config.seed, result.device, config.beam_width,
+        model, range(config.min_points, config.test_max_points + 1), config.test_size,
+        config.seed, device, config.beam_width,
     )
     return result

@@ -9,13 +9,13 @@ prediction is the mean field; PonderNet's prediction is the one at the halting s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
 from torch import nn
 
-from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
+from ponderlib.core.engine import PonderingResult, TrainConfig, default, fit, option, start_run
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.core.validation import (
@@ -612,22 +612,32 @@ class ParityResult(PonderingResult):
         }
 
 
-def extrapolation_held_out(
-    config: ParityConfig, held_out_stream: torch.Generator, sampling: torch.Generator
-) -> tuple[ParityBatch, torch.Generator] | None:
+def held_out_metrics(
+    model: ACT | PonderNet, batch: ParityBatch, config: ParityConfig, sampling: torch.Generator, prefix: str = ""
+) -> dict[str, float]:
+    """``accuracy`` and ``ponder_steps`` (the mean ponder steps at inference) of ``model`` on ``batch``, halting
+    by ``config.halting_rule`` with ``sampling`` up to ``config.eval_max_ponder_steps``; names prefixed by ``prefix``."""
+    logits, ponder_steps = predict_parity(model, batch.inputs, config.halting_rule, sampling, config.eval_max_ponder_steps)
+    return {
+        f"{prefix}accuracy": ((logits > 0) == batch.targets.bool()).float().mean().item(),
+        f"{prefix}ponder_steps": ponder_steps.float().mean().item(),
+    }
+
+
+def extrapolation_held_out(config: ParityConfig, held_out_stream: torch.Generator) -> ParityBatch | None:
     """What a run trained on ``1..max_nonzero < n_elems`` non-zero entries is scored on beyond that range
     at every evaluation: ``eval_size`` vectors of ``max_nonzero + 1..n_elems`` entries, drawn from
-    ``held_out_stream`` after the held-out set (which stays as it was), with ``sampling``, a generator of
-    its own, for PonderNet's sampled halting. ``None`` when training saw every difficulty, or started
-    above one (where "beyond" has two sides)."""
+    ``held_out_stream`` after the held-out set (which stays as it was). ``None`` when training saw every
+    difficulty, or started above one (where "beyond" has two sides)."""
     if not config.extrapolates:
         return None
     top = config.trained_difficulties[-1]
-    batch = parity_batch(config.eval_size, config.n_elems, top + 1, None, generator=held_out_stream, label=config.label)
-    return batch, sampling
+    return parity_batch(config.eval_size, config.n_elems, top + 1, None, generator=held_out_stream, label=config.label)
 
 
-def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResult:
+def train_parity(
+    config: ParityConfig | None = None, *, on_evaluate: Callable[[int, nn.Module], None] | None = None, **overrides
+) -> ParityResult:
     """Train ACT or PonderNet on parity as ``config`` (or ``ParityConfig(**overrides)``) says.
 
     Seeded: the same config gives the same weights and history on the same machine. The held-out
@@ -640,57 +650,46 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
     ponder steps against difficulty and, when training saw fewer non-zero entries than
     ``n_elems``, extrapolation accuracy. A PonderNet run is then profiled step by step
     (:func:`step_profile`, in the result's ``steps``) on ``difficulty_eval_size`` vectors per trained
-    difficulty, drawn from the ``"test"`` stream.
+    difficulty, drawn from the ``"test"`` stream. ``on_evaluate(update, model)``: called after every held-out
+    evaluation during training (:func:`~ponderlib.core.engine.fit`).
     """
     config = ParityConfig.from_overrides(config, overrides)
-
-    def make_objective(model, device):
-        data, sampling = config.generator("data", device), config.generator("sampling", device)
-        held_out_stream = config.generator("held_out", device)
-        held_out = parity_batch(
-            config.eval_size, config.n_elems, config.min_nonzero, config.max_nonzero,
-            generator=held_out_stream, label=config.label,
-        )
-        objective = parity_objective(config)
-        training_vectors = ParityVectors(config.n_elems, config.min_nonzero, config.max_nonzero, label=config.label)
-        beyond = extrapolation_held_out(config, held_out_stream, config.generator("sampling", device))
-
-        def loss_on_fresh_batch() -> torch.Tensor:
-            batch = training_vectors.draw(config.batch_size, data, check=False)
-            return objective(model, batch)
-
-        cap = config.eval_max_ponder_steps
-
-        def evaluate() -> dict[str, float]:
-            logits, ponder_steps = predict_parity(model, held_out.inputs, config.halting_rule, sampling, cap)
-            accuracy = ((logits > 0) == held_out.targets.bool()).float().mean()
-            metrics = {"accuracy": accuracy.item(), "ponder_steps": ponder_steps.float().mean().item()}
-            if beyond is not None:
-                batch, beyond_sampling = beyond
-                logits, ponder_steps = predict_parity(model, batch.inputs, config.halting_rule, beyond_sampling, cap)
-                metrics["extrapolation_accuracy"] = ((logits > 0) == batch.targets.bool()).float().mean().item()
-                metrics["extrapolation_ponder_steps"] = ponder_steps.float().mean().item()
-            return metrics
-
-        return loss_on_fresh_batch, evaluate
-
-    result = run_training(
-        config, build_parity_model, make_objective, ParityResult, target_metric="accuracy",
-        desc=f"{config.method} parity-{config.n_elems}",
+    device = start_run(config)
+    model = build_parity_model(config).to(device)
+    data, sampling = config.generator("data", device), config.generator("sampling", device)
+    held_out_stream = config.generator("held_out", device)
+    held_out = parity_batch(
+        config.eval_size, config.n_elems, config.min_nonzero, config.max_nonzero,
+        generator=held_out_stream, label=config.label,
     )
+    beyond, beyond_sampling = extrapolation_held_out(config, held_out_stream), config.generator("sampling", device)
+    training_vectors = ParityVectors(config.n_elems, config.min_nonzero, config.max_nonzero, label=config.label)
+
+    def evaluate(model: ACT | PonderNet) -> dict[str, float]:
+        metrics = held_out_metrics(model, held_out, config, sampling)
+        if beyond is not None:
+            metrics |= held_out_metrics(model, beyond, config, beyond_sampling, prefix="extrapolation_")
+        return metrics
+
+    fitted = fit(
+        model, lambda: training_vectors.draw(config.batch_size, data, check=False), parity_objective(config),
+        evaluate, config, target_metric="accuracy", desc=f"{config.method} parity-{config.n_elems}",
+        on_evaluate=on_evaluate,
+    )
+    result = ParityResult(model=model, config=config, fit=fitted, device=device)
     result.by_difficulty = evaluate_by_difficulty(
-        result.model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
+        model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
         seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
     )
     if config.method == "pondernet":
         trained = len(config.trained_difficulties)
         batch = parity_batch(
             config.difficulty_eval_size * trained, config.n_elems, config.min_nonzero, config.max_nonzero,
-            generator=config.generator("test", result.device), label=config.label,
+            generator=config.generator("test", device), label=config.label,
         )
         # The optimum is that of the loss over every step: not the loss of a run that cut p_n at each input's
         # own N (unroll "mass"), whose optimum moves with where each input's N falls.
         closed_form = config.kl_direction == "paper" and config.beta > 0 and config.unroll == "cap"
         prior = geometric_prior(config.lambda_p, config.max_ponder_steps, config.prior_truncation) if closed_form else None
-        result.steps = step_profile(result.model, batch, prior, config.beta)
+        result.steps = step_profile(model, batch, prior, config.beta)
     return result

@@ -17,12 +17,13 @@ the next, and the chapter plots ``N(t)`` per sample and time step next to the di
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 from torch import nn
 
-from ponderlib.core.engine import PonderingResult, TrainConfig, default, option, run_training
+from ponderlib.core.engine import PonderingResult, TrainConfig, default, fit, option, start_run
 from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.core.validation import (
     MAX_BATCH,
@@ -175,44 +176,40 @@ class SequenceResult(PonderingResult):
         }
 
 
-def train_act_sequence(config: SequenceConfig | None = None, **overrides) -> SequenceResult:
+def train_act_sequence(
+    config: SequenceConfig | None = None, *, on_evaluate: Callable[[int, nn.Module], None] | None = None, **overrides
+) -> SequenceResult:
     """Train an :class:`ACTRNN` on sequence parity as ``config`` (or ``SequenceConfig(**overrides)``) says.
 
     Seeded like :func:`ponderlib.tasks.parity.train_parity`; the held-out batch (``eval_size`` sequences)
     comes from its own seed. History metrics: ``accuracy`` and ``ponder_steps`` (mean ``N(t)``). After
-    training, :attr:`SequenceResult.test` on as many fresh sequences.
+    training, :attr:`SequenceResult.test` on as many fresh sequences. ``on_evaluate(update, model)``: called
+    after every held-out evaluation during training (:func:`~ponderlib.core.engine.fit`).
     """
     config = SequenceConfig.from_overrides(config, overrides)
-
-    def build_model(config: SequenceConfig) -> ACTRNN:
-        return act_sequence_model(
-            config.n_elems, config.hidden, config.max_ponder_steps, config.eps, config.halting_bias_init
-        )
-
-    def make_objective(model, device):
-        data = config.generator("data", device)
-        held_out = parity_batch(
-            config.eval_size, config.n_elems, generator=config.generator("held_out", device), seq_len=config.seq_len
-        )
-
-        training_sequences = ParityVectors(config.n_elems, seq_len=config.seq_len)
-        loss = ACTLoss(config.tau)
-
-        def loss_on_fresh_batch() -> torch.Tensor:
-            return sequence_loss(model, training_sequences.draw(config.batch_size, data, check=False), loss)
-
-        def evaluate() -> dict[str, float]:
-            evaluation = evaluate_act_sequence(model, held_out)
-            return {"accuracy": evaluation.accuracy, "ponder_steps": evaluation.ponder_steps.float().mean().item()}
-
-        return loss_on_fresh_batch, evaluate
-
-    result = run_training(
-        config, build_model, make_objective, SequenceResult, target_metric="accuracy",
-        desc=f"act sequence parity-{config.n_elems} x {config.seq_len}",
+    device = start_run(config)
+    model = act_sequence_model(
+        config.n_elems, config.hidden, config.max_ponder_steps, config.eps, config.halting_bias_init
+    ).to(device)
+    data = config.generator("data", device)
+    held_out = parity_batch(
+        config.eval_size, config.n_elems, generator=config.generator("held_out", device), seq_len=config.seq_len
     )
+    training_sequences = ParityVectors(config.n_elems, seq_len=config.seq_len)
+    loss = ACTLoss(config.tau)
+
+    def evaluate(model: ACTRNN) -> dict[str, float]:
+        evaluation = evaluate_act_sequence(model, held_out)
+        return {"accuracy": evaluation.accuracy, "ponder_steps": evaluation.ponder_steps.float().mean().item()}
+
+    fitted = fit(
+        model, lambda: training_sequences.draw(config.batch_size, data, check=False),
+        lambda model, batch: sequence_loss(model, batch, loss), evaluate, config, target_metric="accuracy",
+        desc=f"act sequence parity-{config.n_elems} x {config.seq_len}", on_evaluate=on_evaluate,
+    )
+    result = SequenceResult(model=model, config=config, fit=fitted, device=device)
     sequences = parity_batch(
-        config.eval_size, config.n_elems, generator=config.generator("scoring", result.device), seq_len=config.seq_len
+        config.eval_size, config.n_elems, generator=config.generator("scoring", device), seq_len=config.seq_len
     )
-    result.test = evaluate_act_sequence(result.model, sequences)
+    result.test = evaluate_act_sequence(model, sequences)
     return result

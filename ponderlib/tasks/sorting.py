@@ -14,12 +14,14 @@ positions, and :func:`oracle_choices` gives every position that is a right next 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
+from torch import nn
 
 from ponderlib.core.device import get_device
-from ponderlib.core.engine import DecayingLRConfig, TrainResult, default, evaluating, option, run_training
+from ponderlib.core.engine import DecayingLRConfig, TrainResult, default, evaluating, fit, option, start_run
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import (
@@ -414,7 +416,9 @@ def build_sort_model(config: SortConfig) -> PointerNetwork:
     return PointerNetwork(config.decoder, config.hidden, config.attention_dim, config.bidirectional, config.max_len)
 
 
-def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
+def train_sort(
+    config: SortConfig | None = None, *, on_evaluate: Callable[[int, nn.Module], None] | None = None, **overrides
+) -> SortResult:
     """Train a pointer network (or a baseline) on sorting as ``config`` (or ``SortConfig(**overrides)``) says.
 
     Adam with gradient clipping on fresh batches at every training update (its learning rate decaying
@@ -422,37 +426,37 @@ def train_sort(config: SortConfig | None = None, **overrides) -> SortResult:
     early stop once held-out exact match reaches ``target_accuracy``; Ctrl-C returns the model trained
     so far. Seeded: the same config gives the same run on the same machine. After training: greedy
     metrics on a fresh test set of ``test_size`` arrays and, when ``test_max_len`` is set, exact match
-    at every length up to it (:func:`exact_match_by_length`, ``test_size`` arrays per length).
+    at every length up to it (:func:`exact_match_by_length`, ``test_size`` arrays per length). ``on_evaluate(update, model)``:
+    called after every held-out evaluation during training (:func:`~ponderlib.core.engine.fit`).
     """
     config = SortConfig.from_overrides(config, overrides)
+    device = start_run(config)
+    model = build_sort_model(config).to(device)
 
     def draw(size: int, generator: torch.Generator) -> SortBatch:
         return _draw_sort(size, config.min_len, config.max_len, config.values, config.order, generator, None, config.max_len)
 
-    def make_objective(model, device):
-        data, forcing = config.generator("data", device), config.generator("sampling", device)
-        held_out = draw(config.eval_size, config.generator("held_out", device))
+    data, forcing = config.generator("data", device), config.generator("sampling", device)
+    held_out = draw(config.eval_size, config.generator("held_out", device))
 
-        def loss_on_fresh_batch() -> torch.Tensor:
-            batch = draw(config.batch_size, data)
-            teacher = sort_teacher(batch.inputs, config.order)
-            output = model(batch.inputs, batch.lengths, teacher, config.teacher_forcing, forcing, check=False)
-            return sort_loss(output, batch.inputs, batch.lengths, config.order)
+    def loss_fn(model: PointerNetwork, batch: SortBatch) -> torch.Tensor:
+        teacher = sort_teacher(batch.inputs, config.order)
+        output = model(batch.inputs, batch.lengths, teacher, config.teacher_forcing, forcing, check=False)
+        return sort_loss(output, batch.inputs, batch.lengths, config.order)
 
-        def evaluate() -> dict[str, float]:
-            metrics = evaluate_sort(model, held_out)
-            return {"exact_match": metrics.exact_match, "element_accuracy": metrics.element_accuracy}
+    def evaluate(model: PointerNetwork) -> dict[str, float]:
+        metrics = evaluate_sort(model, held_out)
+        return {"exact_match": metrics.exact_match, "element_accuracy": metrics.element_accuracy}
 
-        return loss_on_fresh_batch, evaluate
-
-    result = run_training(
-        config, build_sort_model, make_objective, SortResult, target_metric="exact_match",
-        desc=f"{config.decoder} sort {config.values} {config.order}",
+    fitted = fit(
+        model, lambda: draw(config.batch_size, data), loss_fn, evaluate, config, target_metric="exact_match",
+        desc=f"{config.decoder} sort {config.values} {config.order}", on_evaluate=on_evaluate,
     )
-    result.test = evaluate_sort(result.model, draw(config.test_size, config.generator("test", result.device)))
+    result = SortResult(model=model, config=config, fit=fitted, device=device)
+    result.test = evaluate_sort(model, draw(config.test_size, config.generator("test", device)))
     if config.test_max_len is not None:
         result.by_length = exact_match_by_length(
-            result.model, range(config.min_len, config.test_max_len + 1), config.values, config.order, config.test_size,
-            seed=config.seed, device=result.device,
+            model, range(config.min_len, config.test_max_len + 1), config.values, config.order, config.test_size,
+            seed=config.seed, device=device,
         )
     return result
