@@ -16,8 +16,9 @@ The names below are the parity core; everything else is imported from its module
 """
 
 from ponderlib._version import __version__
+from ponderlib.core.config import TrainConfig
 from ponderlib.core.device import get_device
-from ponderlib.core.engine import TrainConfig, fit, setup_chapter
+from ponderlib.core.engine import fit, setup_chapter
 from ponderlib.core.seeds import stream_generator
 from ponderlib.mechanisms.act import ACT, ACTRNN, ACTOutput, ACTSequenceOutput
 from ponderlib.mechanisms.halting import (

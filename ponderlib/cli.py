@@ -19,7 +19,7 @@ and skipped when the same command runs again; it prints the mean and spread over
 If runs fail (a worker dies), the others still finish and the command exits with status 1. A field is
 given once on the command line (in one ``--grid`` or one ``--set``), and overrides the spec's. Everything
 is checked before the first run: every run's config, the seeds (at most
-:data:`~ponderlib.core.engine.SEED_MAX`) and their count (at most :data:`~ponderlib.sweep.spec.MAX_RUNS`
+:data:`~ponderlib.core.seeds.SEED_MAX`) and their count (at most :data:`~ponderlib.sweep.spec.MAX_RUNS`
 runs), the spec file (at most :data:`~ponderlib.sweep.spec.SPEC_MAX_BYTES`, no YAML alias, no key
 twice), the results file (a results file, and no other sweep writing it: it is locked while a sweep
 runs), a Ray cluster's address (answering within :data:`~ponderlib.sweep.executors.RAY_CONNECT_SECONDS`).
@@ -47,7 +47,9 @@ import typing
 from collections.abc import Sequence
 from pathlib import Path
 
-from ponderlib.core.engine import SEED_MAX, progress_enabled, short
+from ponderlib.core.config import progress_enabled
+from ponderlib.core.seeds import SEED_MAX
+from ponderlib.core.validation import short
 from ponderlib.sweep import (
     EXECUTORS,
     PRESETS,
@@ -190,7 +192,7 @@ def _field_values(config_class: type, text: str, flag: str) -> tuple[str, list]:
 
 def _parse_seeds(text: str) -> list[int]:
     """``0,1,2`` or ``0-9`` (or both: ``0-4,10``) as a list of seeds, each at most
-    :data:`~ponderlib.core.engine.SEED_MAX`, at most :data:`~ponderlib.sweep.spec.MAX_RUNS` of them
+    :data:`~ponderlib.core.seeds.SEED_MAX`, at most :data:`~ponderlib.sweep.spec.MAX_RUNS` of them
     (counted before any list is built)."""
     parts = []
     for part in text.split(","):

@@ -4,7 +4,8 @@ import pytest
 import torch
 from torch import nn
 
-from ponderlib.core.engine import TrainConfig, fit
+from ponderlib.core.config import TrainConfig
+from ponderlib.core.engine import fit
 from ponderlib.mechanisms.act import ACT
 from ponderlib.mechanisms.pondernet import PonderNet
 from ponderlib.tasks.parity import ParityConfig, predict_parity, train_parity

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from ponderlib import cli
-from ponderlib.core.engine import PROGRESS_VARIABLE, progress_enabled
+from ponderlib.core.config import PROGRESS_VARIABLE, progress_enabled
 from ponderlib.sweep.spec import SPEC_MAX_BYTES, load_spec
 
 SPEC = "task: parity\ngrid: {tau: [0.1]}\nseeds: [0]\n"

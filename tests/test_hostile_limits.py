@@ -405,7 +405,7 @@ NAN, INF = float("nan"), float("inf")
 
 @pytest.mark.parametrize("value", [NAN, INF, -INF, 0.0, 1.5])
 def test_exponential_decay_refuses_a_decay_outside_0_1_naming_lr_decay(value):
-    from ponderlib.core.engine import exponential_decay
+    from ponderlib.core.config import exponential_decay
 
     optimizer = torch.optim.Adam([torch.nn.Parameter(torch.zeros(1))])
     with pytest.raises(ValueError, match=r"^lr_decay must be in \(0, 1\], got"):
@@ -562,7 +562,7 @@ def _second_probe_cases():
     """``(id, call, kind, message)``: each call must raise ``kind`` with a one-line message matching
     ``message`` (which names the parameter), where it returned a NaN, a negative KL, a wrong prior or an
     empty batch, or raised torch's own error, a KeyError or an AttributeError."""
-    from ponderlib.core.engine import summary_value
+    from ponderlib.core.records import summary_value
     from ponderlib.experiments.act import TauEvidence
     from ponderlib.experiments.parity import HaltingSummary, mean_halting_distribution
     from ponderlib.mechanisms.halting import act_halting, expected_ponder_steps, geometric_prior_cut

@@ -325,7 +325,8 @@ def test_a_step_whose_lambda_is_not_one_per_sample_is_named(use):
 # --- 6. fit: its arguments once at entry, a missing metric at the first evaluation, no NaN -----------
 
 def _fit(config=None, loss=None, evaluate=None, target_metric="accuracy", model=None, next_batch=None, on_evaluate=None):
-    from ponderlib.core.engine import TrainConfig, fit
+    from ponderlib.core.config import TrainConfig
+    from ponderlib.core.engine import fit
 
     model = nn.Linear(2, 1) if model is None else model
     x = torch.randn(8, 2)
@@ -337,7 +338,7 @@ def _fit(config=None, loss=None, evaluate=None, target_metric="accuracy", model=
 
 
 def _config(**fields):
-    from ponderlib.core.engine import TrainConfig
+    from ponderlib.core.config import TrainConfig
 
     return TrainConfig(**{"max_updates": 2, "progress": False, **fields})
 

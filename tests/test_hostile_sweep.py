@@ -23,8 +23,9 @@ import pytest
 from cli_runner import ROOT, run_cli
 
 from ponderlib import cli
+from ponderlib.core.config import PROGRESS_VARIABLE
 from ponderlib.core.device import ENV_VAR as DEVICE_VARIABLE
-from ponderlib.core.engine import PROGRESS_VARIABLE, SEED_MAX
+from ponderlib.core.seeds import SEED_MAX
 from ponderlib.sweep import load_results
 from ponderlib.sweep.executors import RAY_CONNECT_SECONDS
 from ponderlib.sweep.results import ResultsAppender

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from ponderlib.core.engine import TrainConfig
+from ponderlib.core.config import TrainConfig
 from ponderlib.core.seeds import STREAMS, stream_generator, stream_seed
 
 

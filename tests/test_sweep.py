@@ -23,7 +23,7 @@ matplotlib.use("Agg")
 import pytest
 
 from ponderlib import cli
-from ponderlib.core import engine
+from ponderlib.core import config as config_module
 from ponderlib.core.engine import start_run
 from ponderlib.figures import style
 from ponderlib.figures.sweep import plot_sweep
@@ -142,15 +142,15 @@ def test_the_plan_is_one_checked_config_per_point_and_seed():
 @pytest.fixture
 def validations(monkeypatch) -> list[int]:
     """The ids of the parity configs validated while a test runs (by :meth:`TrainConfig.validate_once`,
-    whose first check is :func:`~ponderlib.core.engine.check_field_types`, then ``validate``)."""
+    whose first check is :func:`~ponderlib.core.config.check_field_types`, then ``validate``)."""
     validated: list[int] = []
-    checks = engine.check_field_types
+    checks = config_module.check_field_types
 
     def counted(config: ParityConfig) -> None:
         validated.append(id(config))
         checks(config)
 
-    monkeypatch.setattr(engine, "check_field_types", counted)
+    monkeypatch.setattr(config_module, "check_field_types", counted)
     return validated
 
 

@@ -6,7 +6,7 @@ import os
 import pytest
 import torch
 
-from ponderlib.core.engine import PROGRESS_VARIABLE, progress_enabled
+from ponderlib.core.config import PROGRESS_VARIABLE, progress_enabled
 from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.tasks.parity import ParityConfig, extrapolation_held_out, train_parity
 
@@ -211,7 +211,7 @@ def test_evaluating_switches_to_eval_mode_without_gradients_and_restores_the_mod
 
 
 def test_a_decaying_learning_rate_is_its_closed_form_after_k_updates():
-    from ponderlib.core.engine import LR_DECAY_UPDATES, exponential_decay
+    from ponderlib.core.config import LR_DECAY_UPDATES, exponential_decay
 
     weight = torch.nn.Parameter(torch.zeros(3))
     optimizer = torch.optim.Adam([weight], lr=1e-3)
@@ -252,7 +252,7 @@ def test_fit_steps_the_schedule_once_per_training_update(monkeypatch):
 
 
 def test_lr_decay_1_trains_bit_identically_to_no_schedule(monkeypatch):
-    from ponderlib.core.engine import TrainConfig
+    from ponderlib.core.config import TrainConfig
     from ponderlib.tasks.sorting import SortConfig
 
     constant = tiny_sort(lr_decay=1.0)

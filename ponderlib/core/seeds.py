@@ -27,7 +27,7 @@ STREAMS = {"data": 0, "held_out": 1_000_003, "sampling": 2_000_003, "test": 3_00
 
 SEED_MAX = 2**63 - 1
 """The largest seed a run takes: a seed plus its streams' offsets (:data:`STREAMS`) must fit
-``torch.manual_seed``'s 64-bit range (also ``ponderlib.core.engine.SEED_MAX``)."""
+``torch.manual_seed``'s 64-bit range (also ``ponderlib.core.seeds.SEED_MAX``)."""
 
 
 def stream_seed(seed: int, stream: str) -> int:

@@ -61,6 +61,12 @@ processes, or a local Ray cluster of that many CPUs. ``workers=10**12`` went on 
 anything refused it; the book's sweeps run on one machine's cores."""
 
 
+def short(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters (``...`` marks the cut): an error message never prints an
+    unbounded value."""
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
+
+
 def check_rank(name: str, tensor: torch.Tensor, rank: int, shape_doc: str) -> None:
     """Raise unless ``tensor`` is a non-empty tensor of the given rank (``shape_doc`` e.g. ``"(B, N)"``):
     ``TypeError`` for anything but a tensor (a list, an array), ``ValueError`` for the shape."""

@@ -10,9 +10,10 @@ from dataclasses import dataclass, replace
 import torch
 from torch import nn
 
-from ponderlib.core.engine import History, short, summary_number, summary_numbers, summary_value
+from ponderlib.core.engine import History
+from ponderlib.core.records import summary_number, summary_numbers, summary_value
 from ponderlib.core.stats import least_squares_slope, pearson_correlation
-from ponderlib.core.validation import check_finite, check_int
+from ponderlib.core.validation import check_finite, check_int, short
 from ponderlib.tasks.parity import (
     DifficultyEvaluation,
     ParityConfig,

@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ponderlib.core.engine import run_summary, short
+from ponderlib.core.records import run_summary
 from ponderlib.core.seeds import SEED_MAX
-from ponderlib.core.validation import ensure_type
+from ponderlib.core.validation import ensure_type, short
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean
 from ponderlib.experiments.pointer import still_rising
 from ponderlib.experiments.pondernet import DifficultySummary

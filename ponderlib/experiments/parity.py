@@ -13,7 +13,7 @@ from typing import Any
 
 import torch
 
-from ponderlib.core.engine import finite_numbers, run_summary, summary_number, summary_numbers, summary_value
+from ponderlib.core.records import finite_numbers, run_summary, summary_number, summary_numbers, summary_value
 from ponderlib.core.validation import (
     MAX_LENGTH,
     check_groups,

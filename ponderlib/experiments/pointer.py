@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import torch
 
-from ponderlib.core.engine import History, evaluating, finite_numbers, summary_value
+from ponderlib.core.engine import History, evaluating
+from ponderlib.core.records import finite_numbers, summary_value
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.validation import check_choice, check_finite, check_int, ensure_type
 from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode

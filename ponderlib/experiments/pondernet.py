@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from ponderlib.core.engine import run_summary, summary_numbers, summary_value
+from ponderlib.core.records import run_summary, summary_numbers, summary_value
 from ponderlib.core.stats import pearson_correlation
 from ponderlib.core.validation import MAX_LENGTH, check_fraction, check_int
 from ponderlib.tasks.parity import ParityResult

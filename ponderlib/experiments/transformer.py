@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ponderlib.core.engine import summary_value
+from ponderlib.core.records import summary_value
 from ponderlib.core.validation import check_int
 from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
 

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from ponderlib.core.engine import finite_numbers
+from ponderlib.core.records import finite_numbers
 from ponderlib.core.validation import (
     check_fraction,
     check_groups,

@@ -18,7 +18,7 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ponderlib.core.engine import finite_numbers
+from ponderlib.core.records import finite_numbers
 from ponderlib.core.validation import (
     check_finite,
     check_fraction,

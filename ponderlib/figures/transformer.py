@@ -16,7 +16,7 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from ponderlib.core.engine import finite_numbers
+from ponderlib.core.records import finite_numbers
 from ponderlib.core.validation import MAX_LENGTH, check_groups, check_int, check_not_empty
 from ponderlib.figures import style
 from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation

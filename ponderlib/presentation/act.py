@@ -6,8 +6,7 @@ import math
 import numbers
 from collections.abc import Sequence
 
-from ponderlib.core.engine import short
-from ponderlib.core.validation import check_fraction, check_int, ensure_type
+from ponderlib.core.validation import check_fraction, check_int, ensure_type, short
 from ponderlib.experiments.act import SeedCurves, TauEvidence
 from ponderlib.presentation.tables import MAX_DIGITS, markdown_table, mean_sd
 

@@ -9,8 +9,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ponderlib.core.engine import short, summary_value
-from ponderlib.core.validation import check_not_empty
+from ponderlib.core.records import summary_value
+from ponderlib.core.validation import check_not_empty, short
 from ponderlib.experiments.pointer import mean_and_half_range, updates_to_reach
 from ponderlib.figures import style
 from ponderlib.presentation.tables import finite, markdown_table, require_groups

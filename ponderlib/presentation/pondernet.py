@@ -9,7 +9,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 
-from ponderlib.core.engine import run_summary, summary_value
+from ponderlib.core.records import run_summary, summary_value
 from ponderlib.core.validation import (
     MAX_LENGTH,
     check_fraction,

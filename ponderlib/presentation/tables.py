@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 
 from IPython.display import Markdown
 
-from ponderlib.core.engine import finite_numbers, short
-from ponderlib.core.validation import check_groups, check_int, check_not_empty, ensure_type
+from ponderlib.core.records import finite_numbers
+from ponderlib.core.validation import check_groups, check_int, check_not_empty, ensure_type, short
 from ponderlib.sweep.evidence import Evidence
 
 MAX_DIGITS = 17

@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ponderlib.core.engine import short
+from ponderlib.core.validation import short
 from ponderlib.experiments.transformer import LEARNT_ACCURACY, StepsDistribution, accuracy_at_depth
 from ponderlib.figures import style
 from ponderlib.presentation.tables import markdown_table, range_mean, require_groups

@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy
 
-from ponderlib.core.engine import short, summary_number, summary_value
-from ponderlib.core.validation import check_int, ensure_path
+from ponderlib.core.records import summary_number, summary_value
+from ponderlib.core.validation import check_int, ensure_path, short
 from ponderlib.sweep.presets import PRESETS, Preset
 from ponderlib.sweep.results import load_results
 from ponderlib.sweep.spec import make_spec

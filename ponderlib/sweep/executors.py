@@ -25,8 +25,8 @@ from typing import Any
 
 import torch
 
-from ponderlib.core.engine import TrainConfig, short
-from ponderlib.core.validation import MAX_WORKERS, check_choice, check_int, check_non_negative
+from ponderlib.core.config import TrainConfig
+from ponderlib.core.validation import MAX_WORKERS, check_choice, check_int, check_non_negative, short
 from ponderlib.sweep.spec import Run
 
 EXECUTORS = ("inprocess", "pool", "ray")

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ponderlib.core.engine import TrainConfig
+from ponderlib.core.config import TrainConfig
 from ponderlib.core.seeds import SEED_MAX
 from ponderlib.core.validation import check_int
 from ponderlib.mechanisms.losses import step_price

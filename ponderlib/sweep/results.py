@@ -7,7 +7,7 @@ The file holds one JSON object per line, one per finished run::
      "config": {...}, "summary": {...}, "source": {...}}
 
 where ``config`` is the run's whole config as the sweep built it
-(:meth:`~ponderlib.core.engine.TrainConfig.to_dict`, seed included), ``summary`` the task result's
+(:meth:`~ponderlib.core.config.TrainConfig.to_dict`, seed included), ``summary`` the task result's
 whole :meth:`~ponderlib.core.engine.TrainResult.summary` (metrics, training updates, seconds, and where
 it ran: device, CPU model or GPU name, CPU instruction set, threads, torch and library versions), and
 ``source`` the git commit the sweep's library was loaded from and whether its files differed from it
@@ -34,9 +34,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ponderlib.core.engine import short
 from ponderlib.core.seeds import SEED_MAX
-from ponderlib.core.validation import ensure_path
+from ponderlib.core.validation import ensure_path, short
 
 try:
     import fcntl

@@ -19,9 +19,8 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from ponderlib.core.engine import short
 from ponderlib.core.provenance import source_revision
-from ponderlib.core.validation import ensure_path
+from ponderlib.core.validation import ensure_path, short
 from ponderlib.sweep.executors import check_executor, check_ray_connection, execute
 from ponderlib.sweep.results import ResultsAppender, run_key
 from ponderlib.sweep.spec import Run, make_spec

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ponderlib.core.engine import SEED_MAX, TrainConfig, short
-from ponderlib.core.validation import check_int
+from ponderlib.core.config import TrainConfig
+from ponderlib.core.seeds import SEED_MAX
+from ponderlib.core.validation import check_int, short
 from ponderlib.sweep.results import OPEN_FLAGS, run_key
 from ponderlib.tasks.registry import TASKS, get_task
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ponderlib.core.engine import summary_value
+from ponderlib.core.records import summary_value
 from ponderlib.sweep.results import check_record, run_key
 
 RUN_FIELDS = ("reached_target", "seconds_to_target", "seconds", "updates")

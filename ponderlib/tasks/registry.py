@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ponderlib.core.engine import TrainConfig, TrainResult
+from ponderlib.core.config import TrainConfig
+from ponderlib.core.engine import TrainResult
 from ponderlib.tasks.chains import ChainsConfig, train_chains
 from ponderlib.tasks.convex_hull import HullConfig, train_hull
 from ponderlib.tasks.parity import ParityConfig, train_parity
@@ -23,7 +24,7 @@ class Task:
     """A trainable task.
 
     Attributes:
-        config: the task's :class:`~ponderlib.core.engine.TrainConfig` subclass.
+        config: the task's :class:`~ponderlib.core.config.TrainConfig` subclass.
         train: ``config -> TrainResult``.
         help: one line for ``--help``.
     """

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.core.engine import PonderingResult, TrainConfig, default, fit, option, start_run
+from ponderlib.core.config import TrainConfig, default, option
+from ponderlib.core.engine import PonderingResult, fit, start_run
 from ponderlib.core.stats import pearson_correlation, round_or_none
 from ponderlib.core.validation import (
     MAX_BATCH,

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from ponderlib.core.config import DecayingLRConfig, default, option
 from ponderlib.core.device import get_device
-from ponderlib.core.engine import DecayingLRConfig, TrainResult, default, evaluating, fit, option, start_run
+from ponderlib.core.engine import TrainResult, evaluating, fit, start_run
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import (
