@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ponderlib.core.stats import pearson_correlation, within_group_correlation
-from ponderlib.tasks.chains import ORDERS, ChainsConfig, ChainsEvaluation, chains_batch, evaluate_chains, train_chains
+from ponderlib.tasks.chains import ChainsConfig, ChainsEvaluation, evaluate_chains, train_chains
+from ponderlib.tasks.chains_data import ORDERS, chains_batch
 
 N_NAMES = 24
 

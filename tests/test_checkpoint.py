@@ -8,7 +8,8 @@ from ponderlib.core.config import TrainConfig
 from ponderlib.core.engine import fit
 from ponderlib.mechanisms.act import ACT
 from ponderlib.mechanisms.pondernet import PonderNet
-from ponderlib.tasks.parity import ParityConfig, predict_parity, train_parity
+from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.tasks.parity_eval import predict_parity
 
 
 class KeepAccuracy(TrainConfig):

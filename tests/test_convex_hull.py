@@ -13,19 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, beam_search, greedy_decode
-from ponderlib.tasks.convex_hull import (
-    HullConfig,
-    evaluate_hull,
-    hull_batch,
-    hull_batch_from_points,
-    hull_loss,
-    hull_metrics,
-    hull_order,
-    next_vertex,
-    polygon_area,
-    same_polygon,
-    train_hull,
-)
+from ponderlib.tasks.convex_hull import HullConfig, evaluate_hull, hull_loss, hull_metrics, same_polygon, train_hull
+from ponderlib.tasks.convex_hull_data import hull_batch, hull_batch_from_points, hull_order, next_vertex, polygon_area
 
 SQUARE_WITH_INSIDE = np.array([[0.5, 0.5], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.0, 0.0]])
 """Corners at indices 1..4 (counter-clockwise from index 1: (1,0) -> (1,1) -> (0,1) -> (0,0)),

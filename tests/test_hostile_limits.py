@@ -19,12 +19,16 @@ import torch
 from ponderlib.core.validation import MAX_BATCH, MAX_LENGTH, MAX_WIDTH
 from ponderlib.mechanisms.pointer import MAX_BEAM_WIDTH, PointerNetwork, beam_search
 from ponderlib.sweep.presets import PRESETS
-from ponderlib.tasks.chains import ChainsConfig, chains_batch
-from ponderlib.tasks.convex_hull import HullConfig, hull_batch, hull_metrics_by_points
-from ponderlib.tasks.parity import ParityConfig, act_parity_model, evaluate_by_difficulty
+from ponderlib.tasks.chains import ChainsConfig
+from ponderlib.tasks.chains_data import chains_batch
+from ponderlib.tasks.convex_hull import HullConfig, hull_metrics_by_points
+from ponderlib.tasks.convex_hull_data import hull_batch
+from ponderlib.tasks.parity import ParityConfig, act_parity_model
 from ponderlib.tasks.parity_data import ParityVectors, parity_batch
+from ponderlib.tasks.parity_eval import evaluate_by_difficulty
 from ponderlib.tasks.sequence_parity import SequenceConfig
-from ponderlib.tasks.sorting import SortConfig, exact_match_by_length, sort_batch
+from ponderlib.tasks.sorting import SortConfig, exact_match_by_length
+from ponderlib.tasks.sorting_data import sort_batch
 from tests.cli_runner import ROOT
 
 HUGE = 10**12

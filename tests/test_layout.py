@@ -4,8 +4,10 @@ library").
     core  <  mechanisms  <  tasks  <  sweep, experiments  <  figures  <  cli
 
 The engine (``core``) knows no paper and no task; a mechanism knows no task; a task knows no other
-task (``tasks/parity_data.py``, data both parity tasks draw, and ``tasks/registry.py``, which lists
-every task, are the two exceptions); nothing imports the package root, which re-exports upward.
+task. A task may be a few modules, ``X.py`` with its data ``X_data.py`` or its scoring ``X_eval.py``;
+``tasks/parity_data.py``, data both parity tasks draw, and ``tasks/registry.py``, which lists every
+task, are the two exceptions; data imports no task. Nothing imports the package root, which
+re-exports upward.
 Every import form counts: ``import ponderlib.x``, ``from ponderlib.x import y``, ``from ponderlib
 import x``, relative imports, and imports inside functions.
 """
@@ -90,14 +92,27 @@ def test_imports_run_only_downwards(module):
     assert not upward, f"{module} imports {upward} from a higher layer"
 
 
+def task_of(module: str) -> str:
+    """The task a module of ``tasks/`` belongs to: ``ponderlib.tasks.sorting_data`` to ``sorting``."""
+    name = module.rsplit(".", 1)[1]
+    return name.removesuffix("_data").removesuffix("_eval")
+
+
 @pytest.mark.parametrize("module", [m for m in LIBRARY if m.startswith("ponderlib.tasks.") and m not in TASK_EXCEPTIONS])
 def test_a_task_imports_no_other_task(module):
-    others = {i for i in imports_of(module) if i.startswith("ponderlib.tasks.") and i != module} - {"ponderlib.tasks.parity_data"}
+    tasks = {i for i in imports_of(module) if i.startswith("ponderlib.tasks.")} - {"ponderlib.tasks.parity_data"}
+    others = {i for i in tasks if task_of(i) != task_of(module)}
     assert not others, f"{module} imports the tasks {sorted(others)}"
 
 
-def test_parity_data_is_data_not_a_task():
-    assert not {i for i in imports_of("ponderlib.tasks.parity_data") if layer(i) > layer("ponderlib.core")}
+def test_task_of_reads_the_module_name():
+    assert task_of("ponderlib.tasks.sorting_data") == task_of("ponderlib.tasks.sorting") == "sorting"
+    assert task_of("ponderlib.tasks.parity_eval") == "parity" != task_of("ponderlib.tasks.sequence_parity")
+
+
+@pytest.mark.parametrize("module", [m for m in LIBRARY if m.startswith("ponderlib.tasks.") and m.endswith("_data")])
+def test_data_is_data_not_a_task(module):
+    assert not {i for i in imports_of(module) if i.startswith("ponderlib.tasks.")} - {module}
 
 
 def test_the_layering_sees_every_import_form():
@@ -120,3 +135,7 @@ def late():
         "ponderlib.experiments", "ponderlib.figures.widgets", "ponderlib.core.seeds", "ponderlib",
     }
     assert {i for i in found if layer(i) > layer("ponderlib.core.engine")} == found - {"ponderlib.core.seeds"}
+
+
+def test_parity_data_is_data_not_a_task():
+    assert not {i for i in imports_of("ponderlib.tasks.parity_data") if layer(i) > layer("ponderlib.core")}

@@ -24,13 +24,11 @@ from ponderlib.tasks.sorting import (
     SortConfig,
     evaluate_sort,
     exact_match_by_length,
-    sort_batch,
-    sort_batch_from_arrays,
     sort_loss,
     sort_metrics,
-    sort_teacher,
     train_sort,
 )
+from ponderlib.tasks.sorting_data import sort_batch, sort_batch_from_arrays, sort_teacher
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -12,8 +12,10 @@ from ponderlib.core.engine import History
 from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import pointer as experiments
 from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
-from ponderlib.tasks.convex_hull import HullMetrics, hull_order, train_hull
-from ponderlib.tasks.sorting import evaluate_sort, sort_batch, train_sort
+from ponderlib.tasks.convex_hull import HullMetrics, train_hull
+from ponderlib.tasks.convex_hull_data import hull_order
+from ponderlib.tasks.sorting import evaluate_sort, train_sort
+from ponderlib.tasks.sorting_data import sort_batch
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -20,7 +20,8 @@ from ponderlib.figures import pondernet as plots
 from ponderlib.figures import style
 from ponderlib.mechanisms.halting import geometric_prior, pondernet_halting
 from ponderlib.presentation import pondernet as text
-from ponderlib.tasks.parity import ParityConfig, evaluate_by_difficulty, train_parity
+from ponderlib.tasks.parity import ParityConfig, train_parity
+from ponderlib.tasks.parity_eval import evaluate_by_difficulty
 
 TINY = ParityConfig(
     n_elems=3,

@@ -5,7 +5,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ponderlib.tasks.sorting import oracle_choices, sort_batch, sort_batch_from_arrays, sort_targets
+from ponderlib.tasks.sorting_data import oracle_choices, sort_batch, sort_batch_from_arrays, sort_targets
 
 
 @settings(max_examples=40, deadline=None)

@@ -147,7 +147,7 @@ def test_summary_carries_the_learning_curve_and_the_halting_distribution():
 
 
 def test_difficulty_evaluation_by_hand():
-    from ponderlib.tasks.parity import DifficultyEvaluation
+    from ponderlib.tasks.parity_eval import DifficultyEvaluation
 
     evaluation = DifficultyEvaluation(
         difficulty=torch.tensor([1, 2]), accuracy=torch.tensor([1.0, 0.5]),
@@ -272,8 +272,8 @@ def test_lr_decay_1_trains_bit_identically_to_no_schedule(monkeypatch):
 def test_a_pondernet_run_is_profiled_step_by_step_against_its_kl_optimum():
     from ponderlib.mechanisms.halting import geometric_prior
     from ponderlib.mechanisms.losses import binary_step_losses, kl_optimal_halting
-    from ponderlib.tasks.parity import step_profile
     from ponderlib.tasks.parity_data import parity_batch
+    from ponderlib.tasks.parity_eval import step_profile
 
     config = dict(method="pondernet", n_elems=4, hidden=8, max_ponder_steps=6, max_updates=3, eval_every=3,
                   target_accuracy=None, difficulty_eval_size=8, lambda_p=0.3, progress=False)

@@ -17,16 +17,15 @@ from ponderlib.presentation import transformer as presentation
 from ponderlib.sweep import PRESETS
 from ponderlib.sweep.evidence import Evidence
 from ponderlib.tasks.chains import (
-    ChainsBatch,
     ChainsConfig,
     ChainsEvaluation,
     build_chains_model,
-    chains_batch,
     evaluate_chains,
     evaluation_batch,
     score_chains,
     train_chains,
 )
+from ponderlib.tasks.chains_data import ChainsBatch, chains_batch
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

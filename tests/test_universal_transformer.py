@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from torch import nn
 
 from ponderlib.mechanisms.universal_transformer import UniversalTransformer, coordinate_embedding
-from ponderlib.tasks.chains import ChainsConfig, chains_batch, evaluate_chains, train_chains
+from ponderlib.tasks.chains import ChainsConfig, evaluate_chains, train_chains
+from ponderlib.tasks.chains_data import chains_batch
 from ponderlib.tasks.registry import TASKS
 
 

@@ -14,13 +14,8 @@ from ponderlib.core.engine import History
 from ponderlib.core.records import summary_number, summary_numbers, summary_value
 from ponderlib.core.stats import least_squares_slope, pearson_correlation
 from ponderlib.core.validation import check_finite, check_int, short
-from ponderlib.tasks.parity import (
-    DifficultyEvaluation,
-    ParityConfig,
-    ParityResult,
-    evaluate_by_difficulty,
-    train_parity,
-)
+from ponderlib.tasks.parity import ParityConfig, ParityResult, train_parity
+from ponderlib.tasks.parity_eval import DifficultyEvaluation, evaluate_by_difficulty
 from ponderlib.tasks.sequence_parity import (
     SequenceConfig,
     SequenceEvaluation,

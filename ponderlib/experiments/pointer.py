@@ -20,8 +20,10 @@ from ponderlib.core.records import finite_numbers, summary_value
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.validation import check_choice, check_finite, check_int, ensure_type
 from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
-from ponderlib.tasks.convex_hull import HullMetrics, HullResult, check_point_counts, hull_batch
-from ponderlib.tasks.sorting import SortResult, check_lengths, sort_batch, sort_metrics
+from ponderlib.tasks.convex_hull import HullMetrics, HullResult
+from ponderlib.tasks.convex_hull_data import check_point_counts, hull_batch
+from ponderlib.tasks.sorting import SortResult, sort_metrics
+from ponderlib.tasks.sorting_data import check_lengths, sort_batch
 
 HULL_METRICS = ("accuracy", "polygon_accuracy", "area_coverage", "invalid")
 """The fields of :class:`~ponderlib.tasks.convex_hull.HullMetrics` that :func:`metric_by_points` reads."""

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from ponderlib.core.records import summary_value
 from ponderlib.core.validation import check_int
-from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
+from ponderlib.tasks.chains import ChainsEvaluation
+from ponderlib.tasks.chains_data import ChainsBatch
 
 LEARNT_ACCURACY = 0.95
 """The held-out accuracy from which a run counts as having learnt the chains: the runs that follow them

@@ -19,7 +19,8 @@ from matplotlib.figure import Figure
 from ponderlib.core.records import finite_numbers
 from ponderlib.core.validation import MAX_LENGTH, check_groups, check_int, check_not_empty
 from ponderlib.figures import style
-from ponderlib.tasks.chains import ChainsBatch, ChainsEvaluation
+from ponderlib.tasks.chains import ChainsEvaluation
+from ponderlib.tasks.chains_data import ChainsBatch
 
 
 @style.book_figure
