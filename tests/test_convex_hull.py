@@ -12,7 +12,8 @@ from cli_runner import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork, beam_search, greedy_decode
+from ponderlib.mechanisms.decoding import beam_search, greedy_decode
+from ponderlib.mechanisms.pointer import DecoderOutput, PointerNetwork
 from ponderlib.tasks.convex_hull import HullConfig, evaluate_hull, hull_loss, hull_metrics, same_polygon, train_hull
 from ponderlib.tasks.convex_hull_data import hull_batch, hull_batch_from_points, hull_order, next_vertex, polygon_area
 

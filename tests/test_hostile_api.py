@@ -14,6 +14,7 @@ from torch import nn
 
 from ponderlib.mechanisms.act import ACTRNN
 from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax
+from ponderlib.mechanisms.decoding import beam_search, greedy_decode
 from ponderlib.mechanisms.halting import (
     act_halting,
     expected_ponder_steps,
@@ -28,7 +29,7 @@ from ponderlib.mechanisms.losses import (
     pondernet_loss,
     reconstruction_loss,
 )
-from ponderlib.mechanisms.pointer import DECODERS, PointerNetwork, beam_search, greedy_decode
+from ponderlib.mechanisms.pointer import DECODERS, PointerNetwork
 from ponderlib.mechanisms.pondernet import PonderNet
 from ponderlib.mechanisms.universal_transformer import UniversalTransformer
 from ponderlib.tasks import convex_hull

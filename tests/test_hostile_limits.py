@@ -17,7 +17,8 @@ import pytest
 import torch
 
 from ponderlib.core.validation import MAX_BATCH, MAX_LENGTH, MAX_WIDTH
-from ponderlib.mechanisms.pointer import MAX_BEAM_WIDTH, PointerNetwork, beam_search
+from ponderlib.mechanisms.decoding import beam_search
+from ponderlib.mechanisms.pointer import MAX_BEAM_WIDTH, PointerNetwork
 from ponderlib.sweep.presets import PRESETS
 from ponderlib.tasks.chains import ChainsConfig
 from ponderlib.tasks.chains_data import chains_batch
@@ -569,6 +570,7 @@ def _second_probe_cases():
     from ponderlib.core.records import summary_value
     from ponderlib.experiments.act import TauEvidence
     from ponderlib.experiments.parity import HaltingSummary, mean_halting_distribution
+    from ponderlib.mechanisms.decoding import greedy_decode
     from ponderlib.mechanisms.halting import act_halting, expected_ponder_steps, geometric_prior_cut
     from ponderlib.mechanisms.losses import (
         ACTLoss,
@@ -579,7 +581,6 @@ def _second_probe_cases():
         pondernet_loss,
         reconstruction_loss,
     )
-    from ponderlib.mechanisms.pointer import greedy_decode
     from ponderlib.mechanisms.pondernet import PonderNet
     from ponderlib.mechanisms.universal_transformer import UniversalTransformer
     from ponderlib.tasks.parity import pondernet_parity_model, train_parity

@@ -12,14 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ponderlib.mechanisms.attention import AdditiveAttention, context, masked_log_softmax
-from ponderlib.mechanisms.pointer import (
-    DECODERS,
-    DecoderOutput,
-    PointerNetwork,
-    beam_search,
-    greedy_decode,
-    pointer_step,
-)
+from ponderlib.mechanisms.decoding import beam_search, greedy_decode
+from ponderlib.mechanisms.pointer import DECODERS, DecoderOutput, PointerNetwork, pointer_step
 from ponderlib.tasks.sorting import (
     SortConfig,
     evaluate_sort,

@@ -11,7 +11,8 @@ import torch
 from ponderlib.core.engine import History
 from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import pointer as experiments
-from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
+from ponderlib.mechanisms.decoding import beam_search, greedy_decode
+from ponderlib.mechanisms.pointer import PointerNetwork
 from ponderlib.tasks.convex_hull import HullMetrics, train_hull
 from ponderlib.tasks.convex_hull_data import hull_order
 from ponderlib.tasks.sorting import evaluate_sort, train_sort

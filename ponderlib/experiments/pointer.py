@@ -19,7 +19,8 @@ from ponderlib.core.engine import History, evaluating
 from ponderlib.core.records import finite_numbers, summary_value
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.validation import check_choice, check_finite, check_int, ensure_type
-from ponderlib.mechanisms.pointer import PointerNetwork, beam_search, greedy_decode
+from ponderlib.mechanisms.decoding import beam_search, greedy_decode
+from ponderlib.mechanisms.pointer import PointerNetwork
 from ponderlib.tasks.convex_hull import HullMetrics, HullResult
 from ponderlib.tasks.convex_hull_data import check_point_counts, hull_batch
 from ponderlib.tasks.sorting import SortResult, sort_metrics

@@ -7,6 +7,7 @@
 - :mod:`~ponderlib.mechanisms.pondernet`: PonderNet around any step function (Banino et al. 2021);
 - :mod:`~ponderlib.mechanisms.attention`: additive attention (Bahdanau et al. 2015);
 - :mod:`~ponderlib.mechanisms.pointer`: pointer networks and the seq2seq baselines (Vinyals et al. 2015);
+- :mod:`~ponderlib.mechanisms.decoding`: greedy and beam decoding of a trained pointer network;
 - :mod:`~ponderlib.mechanisms.universal_transformer`: the Universal Transformer with per-position halting
   (Dehghani et al. 2019).
 

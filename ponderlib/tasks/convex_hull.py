@@ -37,15 +37,8 @@ from ponderlib.core.validation import (
     ensure_same_device,
     ensure_type,
 )
-from ponderlib.mechanisms.pointer import (
-    MAX_BEAM_WIDTH,
-    DecoderOutput,
-    PointerNetwork,
-    beam_search,
-    check_decoding_sizes,
-    check_pointers,
-    greedy_decode,
-)
+from ponderlib.mechanisms.decoding import beam_search, check_pointers, greedy_decode
+from ponderlib.mechanisms.pointer import MAX_BEAM_WIDTH, DecoderOutput, PointerNetwork, check_decoding_sizes
 from ponderlib.tasks.convex_hull_data import HullBatch, check_point_counts, hull_batch, next_vertex, polygon_area
 
 

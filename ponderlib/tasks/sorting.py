@@ -28,15 +28,8 @@ from ponderlib.core.validation import (
     ensure_same_device,
     ensure_type,
 )
-from ponderlib.mechanisms.pointer import (
-    DECODERS,
-    DecoderOutput,
-    PointerNetwork,
-    beam_search,
-    check_decoding_sizes,
-    check_pointers,
-    greedy_decode,
-)
+from ponderlib.mechanisms.decoding import beam_search, check_pointers, greedy_decode
+from ponderlib.mechanisms.pointer import DECODERS, DecoderOutput, PointerNetwork, check_decoding_sizes
 from ponderlib.tasks.sorting_data import (
     ORDERS,
     VALUE_KINDS,
