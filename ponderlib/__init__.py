@@ -30,9 +30,7 @@ from ponderlib.mechanisms.halting import (
 from ponderlib.mechanisms.losses import (
     ACTLoss,
     PonderNetLoss,
-    act_loss,
     kl_to_geometric,
-    pondernet_loss,
     reconstruction_loss,
 )
 from ponderlib.mechanisms.pondernet import PonderNet, PonderNetInference, PonderNetOutput
@@ -65,7 +63,6 @@ __all__ = [
     "TrainConfig",
     "__version__",
     "act_halting",
-    "act_loss",
     "act_parity_model",
     "evaluate_parity",
     "expected_ponder_steps",
@@ -75,7 +72,6 @@ __all__ = [
     "kl_to_geometric",
     "parity_batch",
     "pondernet_halting",
-    "pondernet_loss",
     "pondernet_parity_model",
     "predict_parity",
     "reconstruction_loss",

@@ -198,14 +198,14 @@ def build_chains_model(config: ChainsConfig) -> ChainsModel:
     return ChainsModel(encoder, config.n_names)
 
 
-def halting_loss(config: ChainsConfig) -> ACTLoss | PonderNetLoss | None:
+def halting_loss(config: ChainsConfig, device: torch.device | str | None = None) -> ACTLoss | PonderNetLoss | None:
     """The halting method's loss, its settings checked once: ACT's (``tau``), PonderNet's
     (``lambda_p``, ``beta``, ``kl_direction``, the prior truncated at ``max_ponder_steps``), or None
     for the fixed depth."""
     if config.method == "act":
         return ACTLoss(config.tau)
     if config.method == "pondernet":
-        return PonderNetLoss(config.lambda_p, config.beta, config.kl_direction, config.max_ponder_steps)
+        return PonderNetLoss(config.lambda_p, config.beta, config.kl_direction, config.max_ponder_steps).to(device)
     return None
 
 
@@ -497,7 +497,7 @@ def train_chains(config: ChainsConfig | None = None, **overrides) -> ChainsResul
     def make_objective(model, device):
         data, sampling = config.generator("data", device), config.generator("sampling", device)
         held_out = config.batch(config.eval_size, config.generator("held_out", device))
-        loss = halting_loss(config)
+        loss = halting_loss(config, device)
 
         def loss_on_fresh_batch() -> torch.Tensor:
             return chains_loss(model, config.batch(config.batch_size, data), config, loss)

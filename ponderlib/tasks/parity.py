@@ -530,7 +530,7 @@ def build_parity_model(config: ParityConfig) -> ACT | PonderNet:
     )
 
 
-def parity_objective(config: ParityConfig):
+def parity_objective(config: ParityConfig, device: torch.device | str | None = None):
     """The training loss of ``config.method`` on one batch, as ``(model, batch) -> scalar``.
 
     ACT: binary cross-entropy of the mean-field output plus ``tau * rho`` (Graves eq. 12).
@@ -548,7 +548,7 @@ def parity_objective(config: ParityConfig):
         return act_objective
     loss = PonderNetLoss(
         config.lambda_p, config.beta, config.kl_direction, config.max_ponder_steps, config.prior_truncation
-    )
+    ).to(device)
 
     def pondernet_objective(model: PonderNet, batch: ParityBatch) -> torch.Tensor:
         out = model(batch.inputs)
@@ -651,7 +651,7 @@ def train_parity(config: ParityConfig | None = None, **overrides) -> ParityResul
             config.eval_size, config.n_elems, config.min_nonzero, config.max_nonzero,
             generator=held_out_stream, label=config.label,
         )
-        objective = parity_objective(config)
+        objective = parity_objective(config, device)
         training_vectors = ParityVectors(config.n_elems, config.min_nonzero, config.max_nonzero, label=config.label)
         beyond = extrapolation_held_out(config, held_out_stream, config.generator("sampling", device))
 
