@@ -31,9 +31,7 @@ from ponderlib.mechanisms.halting import (
 from ponderlib.mechanisms.losses import (
     ACTLoss,
     PonderNetLoss,
-    act_loss,
     kl_to_geometric,
-    pondernet_loss,
     reconstruction_loss,
 )
 from ponderlib.mechanisms.pondernet import PonderNet, PonderNetInference, PonderNetOutput
@@ -59,7 +57,6 @@ __all__ = [
     "TrainConfig",
     "__version__",
     "act_halting",
-    "act_loss",
     "act_parity_model",
     "evaluate_parity",
     "expected_ponder_steps",
@@ -69,7 +66,6 @@ __all__ = [
     "kl_to_geometric",
     "parity_batch",
     "pondernet_halting",
-    "pondernet_loss",
     "pondernet_parity_model",
     "predict_parity",
     "reconstruction_loss",

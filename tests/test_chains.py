@@ -174,3 +174,14 @@ def test_shuffled_batches_are_valid_programs(seed, batch_size, length):
         assert len(set(batch.names[b, :n].tolist())) == n  # one assignment per name
         assert batch.targets[b, :n].tolist() == interpret(batch, b)
         assert not batch.negated[b, :n][batch.depth[b, :n] == 0].any()  # roots are never negated
+
+
+def test_the_halting_loss_is_built_on_the_device_it_is_given():
+    from ponderlib.mechanisms.losses import ACTLoss, PonderNetLoss
+    from ponderlib.tasks.chains import halting_loss
+
+    loss = halting_loss(ChainsConfig(method="pondernet"), "meta")
+    assert isinstance(loss, PonderNetLoss) and loss.prior.is_meta
+    assert halting_loss(ChainsConfig(method="pondernet")).prior.device.type == "cpu"
+    assert isinstance(halting_loss(ChainsConfig(method="act"), "meta"), ACTLoss)
+    assert halting_loss(ChainsConfig(method="fixed"), "meta") is None

@@ -26,7 +26,6 @@ from ponderlib.mechanisms.losses import (
     PonderNetLoss,
     binary_step_losses,
     kl_to_geometric,
-    pondernet_loss,
     reconstruction_loss,
 )
 from ponderlib.mechanisms.pointer import DECODERS, PointerNetwork
@@ -208,7 +207,7 @@ def _wrong_type_cases():
         ("expected_ponder_steps", lambda: expected_ponder_steps(probs), "halting_probs"),
         ("kl_to_geometric", lambda: kl_to_geometric(probs, 0.2), "halting_probs"),
         ("reconstruction_loss", lambda: reconstruction_loss(t, probs), "halting_probs"),
-        ("pondernet_loss", lambda: pondernet_loss(probs, t, 0.2, 0.01), "step_losses"),
+        ("PonderNetLoss-steps", lambda: PonderNetLoss(0.2, 0.01, max_ponder_steps=2)(probs, t), "step_losses"),
         ("PonderNetLoss", lambda: PonderNetLoss(0.2, 0.01, max_ponder_steps=2)(t, probs), "halting_probs"),
         ("PonderNetLoss-log", lambda: PonderNetLoss(0.2, 0.01, max_ponder_steps=2)(t, t, probs), "log_halting_probs"),
         ("ACTLoss", lambda: ACTLoss(0.1)(torch.tensor(1.0), [1.0, 2.0]), "ponder_cost"),
@@ -294,10 +293,8 @@ def test_a_lambda_of_exactly_zero_or_one_is_in_range(value):
     "call, name",
     [(pondernet_halting, "lambdas"), (pondernet_log_halting, "lambdas"), (act_halting, "halting_units"),
      (lambda p: kl_to_geometric(p, 0.2), "halting_probs"),
-     (lambda p: reconstruction_loss(torch.ones_like(p), p), "halting_probs"),
-     (lambda p: pondernet_loss(torch.ones_like(p), p, 0.2, 0.01), "halting_probs")],
-    ids=["pondernet_halting", "pondernet_log_halting", "act_halting", "kl_to_geometric", "reconstruction_loss",
-         "pondernet_loss"],
+     (lambda p: reconstruction_loss(torch.ones_like(p), p), "halting_probs")],
+    ids=["pondernet_halting", "pondernet_log_halting", "act_halting", "kl_to_geometric", "reconstruction_loss"],
 )
 def test_halting_values_out_of_range_or_nan_are_a_value_error(call, name, value):
     raises_one_line(ValueError, lambda: call(torch.tensor([[0.25, value, 0.5]])), name, "[0, 1]")

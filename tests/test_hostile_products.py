@@ -284,12 +284,12 @@ def test_a_meta_input_is_refused_naming_x(call):
 
 def test_halting_and_losses_refuse_meta_tensors_by_name():
     from ponderlib.mechanisms.halting import pondernet_halting
-    from ponderlib.mechanisms.losses import act_loss
+    from ponderlib.mechanisms.losses import reconstruction_loss
 
     with pytest.raises(ValueError, match="lambdas"):
         pondernet_halting(torch.rand(2, 3, device="meta"))
-    with pytest.raises(ValueError, match="ponder_cost"):
-        act_loss(torch.tensor(1.0, device="meta"), torch.ones(2, device="meta"), 0.1)
+    with pytest.raises(ValueError, match="halting_probs"):
+        reconstruction_loss(torch.ones(2, 3, device="meta"), torch.ones(2, 3, device="meta") / 3)
 
 
 @pytest.mark.parametrize(

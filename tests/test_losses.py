@@ -10,10 +10,9 @@ from hypothesis.extra.numpy import arrays
 
 from ponderlib.mechanisms.halting import geometric_prior, pondernet_halting, pondernet_log_halting
 from ponderlib.mechanisms.losses import (
+    ACTLoss,
     PonderNetLoss,
-    act_loss,
     kl_to_geometric,
-    pondernet_loss,
     reconstruction_loss,
     step_price,
 )
@@ -68,7 +67,7 @@ class TestKL:
         p = pondernet_halting(lam)
         step_losses = torch.rand(p.shape, generator=torch.Generator().manual_seed(0))
         log_p = pondernet_log_halting(lam)
-        total, rec, kl = pondernet_loss(step_losses, p, lambda_p, beta=0.01, direction=direction, log_halting_probs=log_p)
+        total, rec, kl = PonderNetLoss(lambda_p, 0.01, direction, p.shape[1])(step_losses, p, log_p)
         total.backward()
         assert torch.isfinite(total) and torch.isfinite(rec) and torch.isfinite(kl)
         assert kl.item() >= -1e-5
@@ -112,7 +111,7 @@ class TestKL:
         with pytest.raises(ValueError, match="direction must be one of"):
             kl_to_geometric(p, 0.5, "forward")
         with pytest.raises(ValueError, match="beta"):
-            pondernet_loss(p, p, 0.5, beta=-1.0)
+            PonderNetLoss(0.5, beta=-1.0)
         with pytest.raises(ValueError, match="truncation must be one of"):
             PonderNetLoss(0.5, beta=0.01, truncation="first")
 
@@ -142,12 +141,12 @@ class TestReconstruction:
 
 class TestACTLoss:
     def test_by_hand(self):
-        assert act_loss(torch.tensor(0.5), torch.tensor([2.0, 4.0]), tau=0.1).item() == pytest.approx(0.8)
+        assert ACTLoss(tau=0.1)(torch.tensor(0.5), torch.tensor([2.0, 4.0])).item() == pytest.approx(0.8)
 
     @pytest.mark.parametrize("tau", [-0.01, float("nan"), float("inf")])
     def test_bad_tau(self, tau):
         with pytest.raises(ValueError, match="tau must be a finite number >= 0"):
-            act_loss(torch.tensor(0.5), torch.tensor([2.0]), tau=tau)
+            ACTLoss(tau=tau)
 
 
 def test_step_price_by_hand_and_as_the_kl_charges_it():
@@ -215,3 +214,64 @@ def test_the_kl_optimum_refuses_what_it_cannot_compute(call, message):
 
     with pytest.raises((ValueError, TypeError), match=message):
         call(kl_optimal_halting, torch.tensor([0.5, 0.25, 0.25]))
+
+
+class TestLossModules:
+    """The losses are modules: settings checked once in the constructor, the prior a buffer that
+    follows ``.to()``, the forward the paper's equation written out, bit for bit."""
+
+    def test_one_api_per_equation(self):
+        import ponderlib
+        import ponderlib.mechanisms.losses as losses
+
+        for name in ("act_loss", "pondernet_loss"):  # the one-call twins of ACTLoss and PonderNetLoss
+            assert not hasattr(losses, name) and not hasattr(ponderlib, name) and name not in ponderlib.__all__
+        assert issubclass(ACTLoss, torch.nn.Module) and issubclass(PonderNetLoss, torch.nn.Module)
+
+    def test_the_prior_is_a_buffer_that_follows_to_and_stays_out_of_the_state_dict(self):
+        loss = PonderNetLoss(0.2, 0.01, max_ponder_steps=5)
+        assert dict(loss.named_buffers()).keys() == {"prior"}
+        assert torch.equal(loss.prior, geometric_prior(0.2, 5)) and loss.prior.dtype == torch.float32
+        assert loss.state_dict() == {} and ACTLoss(0.1).state_dict() == {}  # nothing to save: the settings build it
+        assert loss.to(torch.float64) is loss and loss.prior.dtype == torch.float64
+        assert torch.equal(loss.prior, geometric_prior(0.2, 5).double())
+        assert loss.to("meta").prior.is_meta
+        assert repr(PonderNetLoss(0.2, 0.01)) == (
+            "PonderNetLoss(lambda_p=0.2, beta=0.01, direction=paper, max_ponder_steps=20, truncation=normalised)"
+        )
+        assert repr(ACTLoss(0.01)) == "ACTLoss(tau=0.01)"
+
+    def test_a_loss_left_on_another_device_is_refused_naming_the_fix(self):
+        loss = PonderNetLoss(0.2, 0.01, max_ponder_steps=3).to("meta")  # the prior elsewhere, as on a GPU
+        p = torch.tensor([[0.5, 0.3, 0.2]])
+        with pytest.raises(ValueError, match=r"^halting_probs is on cpu but the loss's prior on meta: .*\.to\(device\)"):
+            loss(torch.ones(1, 3), p)
+
+    @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+    @pytest.mark.parametrize("direction", ["paper", "reverse"])
+    def test_forward_is_banino_eq_3_written_out_bit_for_bit(self, direction, dtype):
+        # Hand-worked p and L: L_Rec = sum_n p_n L_n, averaged; KL(p || p_G) or KL(p_G || p), averaged.
+        p = torch.tensor([[0.5, 0.3, 0.2], [0.25, 0.25, 0.5]], dtype=dtype)
+        losses = torch.tensor([[0.7, 0.2, 0.1], [1.5, 0.0, 0.3]], dtype=dtype)
+        prior = geometric_prior(0.3, 3).to(dtype)
+        log_p, log_prior = torch.log(p), torch.log(prior)
+        rec = (p * losses).sum(dim=1).mean()
+        kl = (p * (log_p - log_prior) if direction == "paper" else prior * (log_prior - log_p)).sum(dim=1).mean()
+        total, got_rec, got_kl = PonderNetLoss(0.3, 0.05, direction, max_ponder_steps=3)(losses, p, log_p)
+        assert torch.equal(got_rec, rec) and torch.equal(got_kl, kl) and torch.equal(total, rec + 0.05 * kl)
+        assert torch.equal(got_rec, reconstruction_loss(losses, p))  # L_Rec through the one function
+        assert rec.item() == pytest.approx((0.35 + 0.06 + 0.02 + 0.375 + 0.0 + 0.15) / 2)
+
+    def test_act_loss_is_graves_eq_12_averaged_bit_for_bit(self):
+        task = torch.tensor(0.5, dtype=torch.float64)
+        cost = torch.tensor([4.2, 2.0, 5.8], dtype=torch.float64)
+        assert torch.equal(ACTLoss(0.01)(task, cost), task + 0.01 * cost.mean())
+
+    def test_reconstruction_loss_unchecked_is_the_same_number_and_reads_no_value(self):
+        p = torch.tensor([[0.5, 0.25, 0.25], [1.0, 0.0, 0.0]])
+        losses = torch.tensor([[2.0, 4.0, 8.0], [3.0, 100.0, 100.0]])
+        assert torch.equal(reconstruction_loss(losses, p, check=False), reconstruction_loss(losses, p))
+        bad = torch.tensor([[0.5, 0.2, 0.2]])  # not a distribution: refused when checked, not read otherwise
+        assert reconstruction_loss(torch.ones(1, 3), bad, check=False).item() == pytest.approx(0.9)
+        with pytest.raises(ValueError, match="^halting_probs must have rows summing to 1"):
+            reconstruction_loss(torch.ones(1, 3), bad)

@@ -40,8 +40,8 @@ def test_keyboard_interrupt_returns_the_model_and_history(monkeypatch):
     calls = {"n": 0}
     original = parity.parity_objective
 
-    def interrupting_objective(config):
-        objective = original(config)
+    def interrupting_objective(config, device=None):
+        objective = original(config, device)
 
         def interrupting(*args):
             calls["n"] += 1
@@ -298,3 +298,14 @@ def test_a_pondernet_run_is_profiled_step_by_step_against_its_kl_optimum():
     assert "kl_optimal_halting_distribution" not in cut and "step_losses" in cut
     assert "step_losses" in train_parity(**{**config, "beta": 0.0}).summary()
     assert "step_losses" not in train_parity(**{**config, "method": "act"}).summary()
+
+
+def test_the_objective_builds_its_loss_on_the_device_it_is_given():
+    from ponderlib.tasks.parity import parity_objective, pondernet_parity_model
+    from ponderlib.tasks.parity_data import ParityVectors
+
+    config = ParityConfig(method="pondernet", n_elems=4, hidden=8)
+    model, batch = pondernet_parity_model(4, 8, 20), ParityVectors(4).draw(8, torch.Generator().manual_seed(0))
+    assert torch.isfinite(parity_objective(config, "cpu")(model, batch))
+    with pytest.raises(ValueError, match="loss's prior on meta"):  # the loss went where it was told
+        parity_objective(config, "meta")(model, batch)

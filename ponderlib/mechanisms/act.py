@@ -1,4 +1,5 @@
-r"""Adaptive Computation Time (Graves 2016) around any recurrent step function.
+r"""Adaptive Computation Time (Graves 2016, "Adaptive Computation Time for Recurrent Neural Networks")
+around any recurrent step function.
 
 At input ``x`` the step function is applied repeatedly, ``s_n = S(s_{n-1}, x_n)`` (Graves eq. 3),
 where ``x_n = [x, delta_{n,1}]`` carries the *first-step flag* so the network can tell a new input
@@ -140,9 +141,13 @@ class ACT(nn.Module):
         halting_sum = x.new_zeros(batch)  # (B,): sum_n h_n, only to decide when everyone has halted
         states, outputs, halting_units = [], [], []
         for n in range(1, cap + 1):
+            # Graves eq. 3: s^n_t = S(s_{t-1}, x^1_t) if n = 1, S(s^{n-1}_t, x^n_t) otherwise, x^n_t the input
+            # with the flag delta_{n,1}
             state = self.cell(first if n == 1 else later, state)  # (B, H)
+            # Graves eq. 5: h^n_t = sigmoid(W_h s^n_t + b_h)
             h = torch.sigmoid(self.halting_unit(state)).squeeze(1)  # (B,)
             states.append(state)
+            # Graves eq. 4: y^n_t = W_y s^n_t + b_y (any output layer here)
             outputs.append(self.output_layer(state))  # (B, O)
             halting_units.append(h)
             halting_sum = halting_sum + h.detach()
@@ -150,8 +155,10 @@ class ACT(nn.Module):
                 break  # every sample has halted: the remaining steps would all get p_n = 0
         if not bool(torch.isfinite(halting_sum).all()):  # one synchronisation: a NaN in x or the state halts nothing
             raise ValueError("the halting units h_n are not finite: x or state holds a NaN or an infinity")
+        # Graves eqs. 6-8, 10 and 13: N(t), R(t), p^n_t and rho_t from the h^n_t
         halted = act_halting(torch.stack(halting_units, dim=1), self.eps, check=False)  # p: (B, n_run)
         p = halted.halting_probs.unsqueeze(2)  # (B, n_run, 1)
+        # Graves eq. 9: y_t = sum_n p^n_t y^n_t, s_t = sum_n p^n_t s^n_t (the mean fields)
         return ACTOutput(
             output=(p * torch.stack(outputs, dim=1)).sum(dim=1),  # (B, O)
             state=(p * torch.stack(states, dim=1)).sum(dim=1),  # (B, H)

@@ -3,7 +3,8 @@ r"""Halting distributions: how ACT and PonderNet turn per-step halting signals i
 Both methods run a step function ``n = 1, 2, ...`` and emit, at every step, a number in [0, 1]
 that says "stop here". They differ in how those numbers become a distribution over steps.
 
-ACT (Graves 2016, arXiv v6, eqs. 6-10 and 13). The halting units ``h_n`` are *added up*:
+ACT (Graves 2016, "Adaptive Computation Time for Recurrent Neural Networks", arXiv v6, eqs. 6-8,
+10 and 13). The halting units ``h_n`` are *added up*:
 
 .. math::
 
@@ -12,23 +13,25 @@ ACT (Graves 2016, arXiv v6, eqs. 6-10 and 13). The halting units ``h_n`` are *ad
     p_n &= R(t) \text{ if } n = N(t), \quad h_n \text{ if } n < N(t), \quad 0 \text{ after} \qquad \text{(Graves eq. 6)} \\
     \rho &= N(t) + R(t) \qquad \text{(Graves eq. 10)}
 
-PonderNet (Banino et al. 2021, eqs. 1-2). The ``lambda_n`` are *conditional* probabilities of
-halting at step ``n`` given that the network did not halt before:
+PonderNet (Banino et al. 2021, "PonderNet: Learning to Ponder", eqs. 1-2). The ``lambda_n`` are
+*conditional* probabilities of halting at step ``n`` given that the network did not halt before,
+``lambda_n = P(Lambda_n = 1 | Lambda_{n-1} = 0)`` (Banino eq. 1):
 
 .. math::
 
-    p_n = \lambda_n \prod_{j<n} (1 - \lambda_j)
+    p_n = \lambda_n \prod_{j<n} (1 - \lambda_j) \qquad \text{(Banino eq. 2)}
 
 truncated at ``max_ponder_steps``, where the last step absorbs all the mass left (``lambda_N := 1``), so
-``p`` sums to one. In log space (what the KL needs where ``p_n`` is tiny):
+``p`` sums to one (one of the two truncations of Banino sec. 2.3). In log space (what the KL needs
+where ``p_n`` is tiny):
 
 .. math::
 
     \log p_n = \log \lambda_n + \sum_{j<n} \log(1 - \lambda_j)
 
-The geometric prior ``p_G(n) = lambda_p (1 - lambda_p)^(n-1)`` must be truncated at
-``max_ponder_steps`` too, and there are two ways (:data:`PRIOR_TRUNCATIONS`): put the tail mass
-``(1 - lambda_p)^(N-1)`` on the last step, as ``p`` does, or divide by the mass kept,
+The geometric prior ``p_G(lambda_p)`` of Banino eq. 3, ``p_G(n) = lambda_p (1 - lambda_p)^(n-1)``, must
+be truncated at ``max_ponder_steps`` too, and there are two ways (:data:`PRIOR_TRUNCATIONS`): put the
+tail mass ``(1 - lambda_p)^(N-1)`` on the last step, as ``p`` does, or divide by the mass kept,
 ``1 - (1 - lambda_p)^N``. The first makes the last step the prior's mode whenever
 ``(1 - lambda_p)^(N-1) > lambda_p`` (``lambda_p = 0.1``, ``N = 20``: 0.135 against 0.1).
 
@@ -104,6 +107,7 @@ def act_halting(halting_units: torch.Tensor, eps: float = 0.01, check: bool = Tr
         check_probability_tensor("halting_units", halting_units)
         check_fraction("eps", eps, include_one=False)
     max_ponder_steps = halting_units.shape[1]
+    # Graves eq. 13 (eq. 7 with the cap M): N(t) = min{M, min{n' : sum_{n=1}^{n'} h^n_t >= 1 - eps}}
     cumulative = halting_units.cumsum(dim=1)  # (B, N): sum_{n'<=n} h_n'
     crossed = cumulative >= 1.0 - eps  # (B, N)
     crossed[:, -1] = True  # the max_ponder_steps cap
@@ -112,14 +116,16 @@ def act_halting(halting_units: torch.Tensor, eps: float = 0.01, check: bool = Tr
     step_index = torch.arange(1, max_ponder_steps + 1, device=halting_units.device)  # (N,)
     before = step_index.unsqueeze(0) < ponder_steps.unsqueeze(1)  # (B, N): n < N(t)
     at = step_index.unsqueeze(0) == ponder_steps.unsqueeze(1)  # (B, N): n = N(t)
-    remainder = 1.0 - (halting_units * before).sum(dim=1)  # (B,): R = 1 - sum_{n<N} h_n
+    # Graves eq. 8: R(t) = 1 - sum_{n=1}^{N(t)-1} h^n_t
+    remainder = 1.0 - (halting_units * before).sum(dim=1)  # (B,)
+    # Graves eq. 6: p^n_t = R(t) if n = N(t), h^n_t otherwise (n < N(t)); 0 after N(t)
     halting_probs = torch.where(before, halting_units, torch.zeros_like(halting_units))
     halting_probs = halting_probs + at * remainder.unsqueeze(1)
     return ACTHalting(
         halting_probs=halting_probs,
         ponder_steps=ponder_steps,
         remainder=remainder,
-        ponder_cost=ponder_steps.to(halting_units.dtype) + remainder,
+        ponder_cost=ponder_steps.to(halting_units.dtype) + remainder,  # Graves eq. 10: rho_t = N(t) + R(t)
     )
 
 
@@ -145,8 +151,9 @@ def pondernet_halting(lambdas: torch.Tensor, check: bool = True) -> torch.Tensor
     if check:
         check_rank("lambdas", lambdas, 2, "(batch, max_ponder_steps)")
         check_probability_tensor("lambdas", lambdas)
+    # Banino eq. 2: p_n = lambda_n prod_{j=1}^{n-1} (1 - lambda_j), with lambda_N := 1 (sec. 2.3: the mass
+    # left goes to the last step). Probability of still running when step n starts: prod_{j<n}(1 - lambda_j).
     ones = torch.ones_like(lambdas[:, :1])  # (B, 1)
-    # Probability of still running when step n starts: prod_{j<n}(1 - lambda_j).
     not_halted = torch.cat([ones, torch.cumprod(1.0 - lambdas[:, :-1], dim=1)], dim=1)  # (B, N)
     halt_here = torch.cat([lambdas[:, :-1], ones], dim=1)  # (B, N): lambda_N := 1
     return not_halted * halt_here
@@ -172,6 +179,7 @@ def pondernet_log_halting(lambdas: torch.Tensor, check: bool = True) -> torch.Te
     if check:
         check_rank("lambdas", lambdas, 2, "(batch, max_ponder_steps)")
         check_probability_tensor("lambdas", lambdas)
+    # log of Banino eq. 2: log p_n = log lambda_n + sum_{j=1}^{n-1} log(1 - lambda_j), lambda_N := 1
     info = torch.finfo(lambdas.dtype)
     clamped = lambdas.clamp(info.tiny, 1.0 - info.eps)  # (B, N)
     log_continue = torch.log1p(-clamped[:, :-1])  # (B, N-1): log(1 - lambda_j)
@@ -207,6 +215,8 @@ def geometric_prior(
     check_lambda_p(lambda_p)
     check_int("max_ponder_steps", max_ponder_steps, minimum=1, maximum=MAX_LENGTH)
     check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
+    # the geometric prior p_G(lambda_p) of Banino eq. 3, p_G(n) = lambda_p (1 - lambda_p)^(n-1): eq. 2 with
+    # every lambda_n = lambda_p, the tail on step N ("last"), or cut to p_G(N) and renormalised
     lambdas = torch.full((1, max_ponder_steps), float(lambda_p), dtype=torch.float64, device=device)
     prior = pondernet_halting(lambdas, check=False)[0]  # (N,): the tail on step N
     if truncation == "normalised":
@@ -255,7 +265,8 @@ def truncate_at_mass(lambdas: torch.Tensor, eps: float, truncation: str = "last"
     clamped = lambdas.clamp(info.tiny, 1.0 - info.eps)  # (B, n), as pondernet_log_halting
     zeros = torch.zeros_like(lambdas[:, :1])  # (B, 1)
     log_not_halted = torch.cat([zeros, torch.log1p(-clamped[:, :-1]).cumsum(dim=1)], dim=1)  # (B, n)
-    log_uncut = log_not_halted + torch.log(clamped)  # (B, n): log lambda_n prod_{j<n}(1 - lambda_j), no tail
+    log_uncut = log_not_halted + torch.log(clamped)  # (B, n): log of Banino eq. 2, no tail
+    # Banino sec. 2.3: N is the smallest n such that sum_{j=1}^{n} p_j > 1 - eps
     reached = log_uncut.exp().cumsum(dim=1) > 1.0 - eps  # (B, n)
     n = lambdas.shape[1]
     steps = torch.where(reached.any(dim=1), reached.int().argmax(dim=1) + 1, n)  # (B,): the first step reached
@@ -293,6 +304,7 @@ def geometric_prior_cut(
         check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
         check_steps(steps, n)
     position = torch.arange(1, n + 1, dtype=torch.float64, device=steps.device)  # (n,)
+    # the geometric prior of Banino eq. 3, p_G(n) = lambda_p (1 - lambda_p)^(n-1), truncated at each N_i
     geometric = lambda_p * (1.0 - lambda_p) ** (position - 1)  # (n,): p_G(n), untruncated
     cut = steps[:, None].to(torch.float64)  # (B, 1)
     if truncation == "normalised":

@@ -1,10 +1,19 @@
-r"""Losses: ACT's ponder cost and PonderNet's reconstruction + KL regulariser.
+r"""Losses: ACT's ponder cost and PonderNet's reconstruction + KL regulariser, one module each.
 
-ACT (Graves 2016, eq. 12):  ``L = L_task(y, mean-field output) + tau * rho``, ``rho = N + R``.
-``N`` is an integer and has no gradient, so ``d rho / d theta = d R / d theta`` (Graves eq. 14): the penalty acts
-only through the remainder, by pushing the halting units *before* ``N`` up (``R = 1 - sum h_n``).
+ACT (Graves 2016, "Adaptive Computation Time for Recurrent Neural Networks"), :class:`ACTLoss`:
 
-PonderNet (Banino et al. 2021, eq. 3):
+.. math::
+
+    \hat{\mathcal L}(x, y) &= \mathcal L(x, y) + \tau\, \mathcal P(x) \qquad \text{(Graves eq. 12)} \\
+    \mathcal P(x) &= \textstyle\sum_t \rho_t \qquad \text{(Graves eq. 11)} \\
+    \rho_t &= N(t) + R(t) \qquad \text{(Graves eq. 10)}
+
+with the sum over the sequence taken as a mean over the batch (and time), as the task loss is.
+``N`` is an integer and has no gradient, so ``d rho / d theta = d R / d theta``: Graves treats ``N`` as
+constant, ``d P / d h_n = -1`` before ``N`` and 0 at it (Graves eq. 14), so the penalty acts only through the
+remainder, by pushing the halting units *before* ``N`` up (``R = 1 - sum h_n``).
+
+PonderNet (Banino et al. 2021, "PonderNet: Learning to Ponder", eq. 3), :class:`PonderNetLoss`:
 
 .. math::
 
@@ -25,6 +34,10 @@ prior is truncated at ``max_ponder_steps`` (:func:`ponderlib.mechanisms.halting.
 the number of steps a training unroll ran: for the paper's direction an unroll that stopped early
 has ``p_n = 0`` on the steps it skipped, which add ``0 log 0 = 0``; the reverse direction needs
 ``log p_n`` on every step, so it needs the full unroll.
+
+Both losses are modules (``torch.nn.Module``): their settings are checked once, in the constructor, and
+:class:`PonderNetLoss` holds the truncated prior as a (non-persistent) buffer, so whoever builds the
+loss moves it with the model, ``PonderNetLoss(...).to(device)``.
 """
 
 from __future__ import annotations
@@ -33,6 +46,7 @@ import math
 
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from ponderlib.core.validation import (
     check_choice,
@@ -69,6 +83,7 @@ def step_price(lambda_p: float, beta: float) -> float:
     if lambda_p == 1.0:
         raise ValueError("lambda_p must be in (0, 1) for a finite price per step, got 1.0")
     check_non_negative("beta", beta)
+    # beta * -log(1 - lambda_p): -log p_G(n + 1) + log p_G(n), the KL's cost of one more step (not in the paper)
     return -beta * math.log1p(-lambda_p)
 
 
@@ -115,84 +130,70 @@ def kl_optimal_halting(step_losses: torch.Tensor, prior: torch.Tensor, beta: flo
     losses = step_losses.double()  # (..., N)
     least = torch.where(allowed, losses, math.inf).amin(dim=-1, keepdim=True)  # (..., 1)
     log_prior = torch.log(prior.to(losses))  # (N,)
+    # p*_n = p_G(n) exp(-L_n / beta) / Z, the minimiser of Banino eq. 3 over p for fixed L_n (derived above)
     logits = torch.where(allowed, log_prior - (losses - least) / beta, -math.inf)  # (..., N)
     return torch.softmax(logits, dim=-1).to(step_losses.dtype)
 
 
-class ACTLoss:
-    """ACT's total loss ``L_task + tau * mean(rho)`` (Graves eqs. 11-12) with ``tau`` checked once.
+class ACTLoss(nn.Module):
+    """ACT's total loss ``L_task + tau * mean(rho)`` (Graves eqs. 10-12, averaged) with ``tau`` checked once.
 
     A training run builds one and calls it on every batch, so ``tau`` is not re-checked per
-    training update (:func:`act_loss` is the checked one-call form).
+    training update. It holds no tensor: ``.to(device)`` leaves it as it is.
     """
 
     def __init__(self, tau: float) -> None:
+        super().__init__()
         check_non_negative("tau", tau)
         self.tau = tau
 
-    def __call__(self, task_loss: torch.Tensor, ponder_cost: torch.Tensor) -> torch.Tensor:
+    def extra_repr(self) -> str:
+        return f"tau={self.tau}"
+
+    def forward(self, task_loss: torch.Tensor, ponder_cost: torch.Tensor) -> torch.Tensor:
         """``task_loss`` (scalar) plus ``tau`` times the mean ``ponder_cost`` (``(B,)``, or ``(B, T)`` for a sequence).
 
         Runs at every training update, so it checks only what is cheap: two tensors (``TypeError``),
         a scalar ``task_loss`` and a non-empty ``ponder_cost`` (metadata), and that the loss is finite
         (one synchronisation, on the scalar, as :class:`PonderNetLoss`): a NaN or infinite loss raises
-        ``ValueError`` naming the argument that holds it rather than training on it. :func:`act_loss`
-        checks ``ponder_cost``'s values too."""
+        ``ValueError`` naming the argument that holds it rather than training on it."""
         ensure_tensor("task_loss", task_loss, " (a scalar)")
         ensure_tensor("ponder_cost", ponder_cost)
         if task_loss.dim() != 0:
             raise ValueError(f"task_loss must be a scalar (the batch's mean), got shape {tuple(task_loss.shape)}")
         if ponder_cost.numel() == 0:
             raise ValueError(f"ponder_cost must hold one rho per sample, got shape {tuple(ponder_cost.shape)}")
+        # Graves eq. 12, L^(x, y) = L(x, y) + tau P(x), with P(x) = sum_t rho_t (eq. 11) of the ponder costs
+        # rho_t = N(t) + R(t) (eq. 10): here a mean over the batch (and time), as the task loss is.
         total = task_loss + self.tau * ponder_cost.mean()
         if not bool(torch.isfinite(total)):
             _explain_non_finite(task_loss=task_loss, ponder_cost=ponder_cost)
         return total
 
 
-def act_loss(task_loss: torch.Tensor, ponder_cost: torch.Tensor, tau: float) -> torch.Tensor:
-    """ACT's total loss ``L_task + tau * mean(rho)`` (Graves eqs. 11-12, averaged over the batch).
-
-    Args:
-        task_loss: scalar task loss of the mean-field output.
-        ponder_cost: ``rho = N + R`` per sample, shape ``(B,)`` (or ``(B, T)`` for a sequence), each
-            ``>= 0`` (``>= 1`` where a sample pondered, 0 at a padded position); a negative one, or NaN,
-            raises ``ValueError``: a negative ``rho`` would reward pondering.
-        tau: time penalty, ``>= 0``.
-    """
-    loss = ACTLoss(tau)
-    ensure_tensor("ponder_cost", ponder_cost)
-    ensure_in_range("ponder_cost", ponder_cost, 0.0, math.inf)
-    return loss(task_loss, ponder_cost)
-
-
-def reconstruction_loss(step_losses: torch.Tensor, halting_probs: torch.Tensor) -> torch.Tensor:
+def reconstruction_loss(step_losses: torch.Tensor, halting_probs: torch.Tensor, check: bool = True) -> torch.Tensor:
     """PonderNet's ``L_Rec = sum_n p_n L(y, y_n)``, averaged over the batch (the first term of Banino eq. 3).
 
     Args:
         step_losses: ``L(y, y_n)`` per sample and step, shape ``(B, N)``.
         halting_probs: ``p_n``, shape ``(B, N)``.
+        check: check the arguments: ``TypeError`` for arguments that are not tensors and ``ValueError``
+            for mismatched shapes, a ``p_n`` outside [0, 1] (NaN included), a row of ``p`` that does not
+            sum to one, or a step's loss that is negative or NaN. :class:`PonderNetLoss` passes False
+            (the value checks synchronise a GPU; it checks the loss is finite instead).
 
     Returns:
         scalar. Unlike ACT's, its gradient reaches every ``lambda_n``: each step's loss is weighted
         by a differentiable probability, so the gradient of this expectation is exact.
-
-    Raises ``TypeError`` for arguments that are not tensors and ``ValueError`` for mismatched
-    shapes, a ``p_n`` outside [0, 1] (NaN included), a row of ``p`` that does not sum to one, or a step's
-    loss that is negative or NaN.
     """
-    _check_step_losses(step_losses, halting_probs)
+    if check:
+        check_rank("step_losses", step_losses, 2, "(batch, max_ponder_steps)")
+        check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
+        ensure_same_shape(halting_probs=halting_probs, step_losses=step_losses)
+        check_distribution_rows("halting_probs", halting_probs)
+        ensure_in_range("step_losses", step_losses, 0.0, math.inf)  # a loss, as L(y, y_n) is
+    # Banino eq. 3, first term: L_Rec = sum_{n=1}^{N} p_n L(y, y^_n), the expected loss under p; batch mean.
     return (halting_probs * step_losses).sum(dim=1).mean()
-
-
-def _check_step_losses(step_losses: torch.Tensor, halting_probs: torch.Tensor) -> None:
-    """The checks of the one-call forms: two ``(B, N)`` tensors of one shape, every ``p_n`` in [0, 1], each
-    row of ``p`` a distribution, every step's loss finite and ``>= 0`` (a loss, as ``L(y, y_n)`` is)."""
-    check_rank("step_losses", step_losses, 2, "(batch, max_ponder_steps)")
-    check_rank("halting_probs", halting_probs, 2, "(batch, max_ponder_steps)")
-    ensure_same_shape(halting_probs=halting_probs, step_losses=step_losses)
-    check_distribution_rows("halting_probs", halting_probs)
-    ensure_in_range("step_losses", step_losses, 0.0, math.inf)
 
 
 def kl_to_geometric(
@@ -232,19 +233,25 @@ def _kl(halting_probs: torch.Tensor, log_p: torch.Tensor, prior: torch.Tensor, d
     so those steps add nothing in either direction); no checks (hot path)."""
     log_prior = torch.log(prior.clamp_min(_TINY))  # lambda_p = 1 leaves steps 2..N without mass
     if direction == "paper":
+        # Banino eq. 3, second term: L_Reg = KL(p_n || p_G(lambda_p)) = sum_n p_n (log p_n - log p_G(n))
         kl = halting_probs * (log_p - log_prior)  # (B, n): 0 where p_n = 0
     else:
+        # the reverse direction, KL(p_G(lambda_p) || p_n) = sum_n p_G(n) (log p_G(n) - log p_n)
         kl = prior * (log_prior - log_p)  # (B, n)
     return kl.sum(dim=1).mean()
 
 
-class PonderNetLoss:
+class PonderNetLoss(nn.Module):
     """PonderNet's loss ``L = L_Rec + beta * KL`` (Banino eq. 3) with its settings checked once.
 
-    A training run builds one and calls it on every batch: ``lambda_p``, ``beta``, ``direction``
-    and ``truncation`` are validated here, and the prior, truncated at ``max_ponder_steps``, is
-    built here, so nothing is re-checked or rebuilt per training update.
+    A training run builds one and calls it on every batch: ``lambda_p``, ``beta``, ``direction``,
+    ``max_ponder_steps`` and ``truncation`` are validated here, and the prior, truncated at
+    ``max_ponder_steps``, is built here, once, as the buffer ``prior`` (``(max_ponder_steps,)``,
+    float32, not persistent: the settings rebuild it, so it is in no ``state_dict``). It follows
+    ``.to()``: whoever builds the loss moves it to the inputs' device, ``PonderNetLoss(...).to(device)``.
     """
+
+    prior: torch.Tensor
 
     def __init__(
         self,
@@ -254,6 +261,7 @@ class PonderNetLoss:
         max_ponder_steps: int = 20,
         truncation: str = "normalised",
     ) -> None:
+        super().__init__()
         check_non_negative("beta", beta)
         check_choice("direction", direction, KL_DIRECTIONS)
         check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
@@ -261,9 +269,16 @@ class PonderNetLoss:
         self.direction = direction
         self.lambda_p = lambda_p
         self.truncation = truncation
-        self.prior = geometric_prior(lambda_p, max_ponder_steps, truncation)  # (N,)
+        # p_G(lambda_p), "truncated at N" (Banino sec. 2.4); checks lambda_p and max_ponder_steps
+        self.register_buffer("prior", geometric_prior(lambda_p, max_ponder_steps, truncation), persistent=False)  # (N,)
 
-    def __call__(
+    def extra_repr(self) -> str:
+        return (
+            f"lambda_p={self.lambda_p}, beta={self.beta}, direction={self.direction}, "
+            f"max_ponder_steps={self.prior.shape[0]}, truncation={self.truncation}"
+        )
+
+    def forward(
         self,
         step_losses: torch.Tensor,
         halting_probs: torch.Tensor,
@@ -283,15 +298,22 @@ class PonderNetLoss:
         ``truncation``), in either direction.
 
         Runs at every training update, so it checks only what is cheap: that the arguments are
-        tensors (``TypeError``), and that the loss is finite (one synchronisation, on the scalar). A
-        NaN or infinite loss raises ``ValueError`` naming the argument that holds a NaN (or else an
-        infinity) rather than training on it.
+        tensors (``TypeError``), their shapes, that the loss is on ``halting_probs``' device (all
+        metadata), and that the loss is finite (one synchronisation, on the scalar). A NaN or infinite
+        loss raises ``ValueError`` naming the argument that holds a NaN (or else an infinity) rather
+        than training on it. The prior is cast to ``halting_probs``' dtype (float64 inputs get the
+        float32 prior's values in float64).
         """
         ensure_tensor("step_losses", step_losses)
         ensure_tensor("halting_probs", halting_probs)
         if halting_probs.dim() != 2:
             raise ValueError(f"halting_probs must have rank 2, shape (batch, steps); got shape {tuple(halting_probs.shape)}")
         ensure_same_shape(halting_probs=halting_probs, step_losses=step_losses)
+        if self.prior.device != halting_probs.device:
+            raise ValueError(
+                f"halting_probs is on {halting_probs.device} but the loss's prior on {self.prior.device}: "
+                "build the loss with .to(device), as the model"
+            )
         n_run = halting_probs.shape[1]
         if n_run > self.prior.shape[0]:
             raise ValueError(f"halting_probs must have at most max_ponder_steps = {self.prior.shape[0]} steps, got {n_run}")
@@ -304,16 +326,15 @@ class PonderNetLoss:
                 f"halting_probs must cover all max_ponder_steps = {self.prior.shape[0]} steps for the reverse KL, "
                 f"got {n_run} (unroll fully: unroll_tolerance=0)"
             )
-        if self.prior.device != halting_probs.device or self.prior.dtype != halting_probs.dtype:
-            self.prior = self.prior.to(device=halting_probs.device, dtype=halting_probs.dtype)
-        if steps is None:
-            prior = self.prior[:n_run]  # (n_run,)
+        else:
+            prior = self.prior[:n_run].to(halting_probs.dtype)  # (n_run,)
         if log_halting_probs is None:
             log_halting_probs = torch.log(halting_probs.clamp_min(_TINY))
         ensure_tensor("log_halting_probs", log_halting_probs)
         ensure_same_shape(halting_probs=halting_probs, log_halting_probs=log_halting_probs)
-        rec = (halting_probs * step_losses).sum(dim=1).mean()  # L_Rec, as reconstruction_loss
-        kl = _kl(halting_probs, log_halting_probs, prior, self.direction)
+        rec = reconstruction_loss(step_losses, halting_probs, check=False)  # L_Rec
+        kl = _kl(halting_probs, log_halting_probs, prior, self.direction)  # L_Reg
+        # Banino eq. 3: L = L_Rec + beta L_Reg
         total = rec + self.beta * kl
         fine = torch.isfinite(total)  # a NaN anywhere in the inputs makes the total NaN
         if steps is not None:
@@ -335,27 +356,6 @@ def _explain_non_finite(**inputs: torch.Tensor) -> None:
     raise ValueError(f"the loss is not finite although {', '.join(inputs)} are: they overflow")
 
 
-def pondernet_loss(
-    step_losses: torch.Tensor,
-    halting_probs: torch.Tensor,
-    lambda_p: float,
-    beta: float,
-    direction: str = "paper",
-    truncation: str = "normalised",
-    log_halting_probs: torch.Tensor | None = None,
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """``L = L_Rec + beta * KL`` (Banino eq. 3); returns ``(total, reconstruction, kl)``, all scalars.
-
-    Shapes: ``step_losses``, ``halting_probs`` and ``log_halting_probs`` ``(B, N)``; the prior is
-    truncated at ``N``. Checks its arguments (``TypeError`` for anything but tensors, ``ValueError``
-    for mismatched shapes, a ``p_n`` outside [0, 1] or NaN, a NaN loss); a training loop uses a
-    :class:`PonderNetLoss` built once instead.
-    """
-    _check_step_losses(step_losses, halting_probs)
-    loss = PonderNetLoss(lambda_p, beta, direction, halting_probs.shape[1], truncation)
-    return loss(step_losses, halting_probs, log_halting_probs)
-
-
 def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor, check: bool = True) -> torch.Tensor:
     """Binary cross-entropy of every step's prediction: ``L(y, y_n)``, shape ``(B, N)``.
 
@@ -374,6 +374,7 @@ def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor, check: 
         ensure_finite("step_logits", step_logits)
         if not bool(((targets == 0) | (targets == 1)).all()):
             raise ValueError(f"targets must be 0 or 1, found {targets[(targets != 0) & (targets != 1)][0].item()}")
+    # the loss L(y, y^_n) of Banino eq. 3 at every step n: binary cross-entropy here
     return F.binary_cross_entropy_with_logits(
         step_logits, targets.to(step_logits.dtype).unsqueeze(1).expand_as(step_logits), reduction="none"
     )

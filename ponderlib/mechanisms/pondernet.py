@@ -1,18 +1,19 @@
-"""PonderNet (Banino, Balaguer & Blundell 2021) around any step function.
+"""PonderNet (Banino, Balaguer & Blundell 2021, "PonderNet: Learning to Ponder") around any step function.
 
-The step function is ``(y_n, h_{n+1}, lambda_n) = s(x, h_n)``: a prediction, the next state and
-the conditional probability of halting at step ``n`` given that the network has not halted yet.
+The step function is ``(y_n, h_{n+1}, lambda_n) = s(x, h_n)`` (Banino sec. 2.2): a prediction, the next
+state and the conditional probability of halting at step ``n`` given that the network has not halted
+yet, ``lambda_n = P(Lambda_n = 1 | Lambda_{n-1} = 0)`` (Banino eq. 1).
 
 *Training* unrolls the step function and returns every ``y_n`` with the unconditional halting
 distribution ``p_n = lambda_n prod_{j<n}(1 - lambda_j)`` (Banino eq. 2,
 :func:`ponderlib.mechanisms.halting.pondernet_halting`), so the loss is an expectation over ``n``
-(:func:`ponderlib.mechanisms.losses.pondernet_loss`), with ``log p_n`` computed in log space for the KL. The
+(:class:`ponderlib.mechanisms.losses.PonderNetLoss`), with ``log p_n`` computed in log space for the KL. The
 unroll stops early once every sample has less than ``unroll_tolerance`` probability left of still
 running; the last step run absorbs that mass. The reverse KL needs ``log p_n`` at every step up to
 ``max_ponder_steps``, so it trains with ``unroll_tolerance=0``.
 
 *Inference* halts for real: at step ``n`` each sample halts with probability ``lambda_n``
-(``halting_rule="sample"``, as in the paper), or once its cumulative halting probability reaches one
+(``halting_rule="sample"``, as in the paper, sec. 2.5), or once its cumulative halting probability reaches one
 half (``halting_rule="median"``, deterministic). Halted samples leave the batch, so the step function
 only ever runs on the samples still pondering; the result reports the steps actually executed.
 """
@@ -176,6 +177,7 @@ class PonderNet(nn.Module):
         still_running = x.new_ones(batch)  # (B,): prod_{j<n}(1 - lambda_j), only for the early exit
         outputs, lambdas = [], []
         for n in range(1, self.max_ponder_steps + 1):
+            # the step function (Banino sec. 2.2): y^_n, h_{n+1}, lambda_n = s(x, h_n), lambda_n as in eq. 1
             y, h, lam = self.step(x, h)
             _check_lambda_shape(lam, (batch,))
             outputs.append(y)
@@ -186,6 +188,7 @@ class PonderNet(nn.Module):
         lambdas_t = torch.stack(lambdas, dim=1)  # (B, n_run)
         ensure_in_range("lambdas", lambdas_t)  # the step's lambda_n, all steps at once: one synchronisation
         if self.halting_mass is not None and unroll_tolerance is None:
+            # Banino eq. 2, p cut at each sample's N (sec. 2.3: the smallest n with sum_{j<=n} p_j > 1 - eps)
             cut = truncate_at_mass(lambdas_t, self.halting_mass, self.mass_truncation, check=False)
             return PonderNetOutput(
                 step_outputs=torch.stack(outputs, dim=1),  # (B, n_run, ...)
@@ -194,6 +197,7 @@ class PonderNet(nn.Module):
                 log_halting_probs=cut.log_halting_probs,
                 steps=cut.steps,  # (B,)
             )
+        # Banino eq. 2: p_n = lambda_n prod_{j<n} (1 - lambda_j), the last step run taking the mass left
         return PonderNetOutput(
             step_outputs=torch.stack(outputs, dim=1),  # (B, n_run, ...)
             lambdas=lambdas_t,
@@ -240,7 +244,7 @@ class PonderNet(nn.Module):
                 output = y.new_zeros((batch,) + tuple(y.shape[1:]))
             if n == cap:
                 halt = torch.ones_like(lam, dtype=torch.bool)
-            elif halting_rule == "sample":
+            elif halting_rule == "sample":  # Banino sec. 2.5: Lambda_n ~ Bernoulli(lambda_n)
                 halt = torch.rand(lam.shape, generator=generator, device=lam.device) < lam
             else:
                 still_running = still_running * (1.0 - lam)

@@ -91,14 +91,14 @@ def build_chains_model(config: ChainsConfig) -> ChainsModel:
     return ChainsModel(encoder, config.n_names)
 
 
-def halting_loss(config: ChainsConfig) -> ACTLoss | PonderNetLoss | None:
+def halting_loss(config: ChainsConfig, device: torch.device | str | None = None) -> ACTLoss | PonderNetLoss | None:
     """The halting method's loss, its settings checked once: ACT's (``tau``), PonderNet's
     (``lambda_p``, ``beta``, ``kl_direction``, the prior truncated at ``max_ponder_steps``), or None
     for the fixed depth."""
     if config.method == "act":
         return ACTLoss(config.tau)
     if config.method == "pondernet":
-        return PonderNetLoss(config.lambda_p, config.beta, config.kl_direction, config.max_ponder_steps)
+        return PonderNetLoss(config.lambda_p, config.beta, config.kl_direction, config.max_ponder_steps).to(device)
     return None
 
 
@@ -396,7 +396,7 @@ def train_chains(
     model = build_chains_model(config).to(device)
     data, sampling = config.generator("data", device), config.generator("sampling", device)
     held_out = config.batch(config.eval_size, config.generator("held_out", device))
-    loss = halting_loss(config)
+    loss = halting_loss(config, device)
 
     def evaluate(model: ChainsModel) -> dict[str, float]:
         evaluation = evaluate_chains(model, held_out, config.halting_rule, sampling)

@@ -286,7 +286,7 @@ def build_parity_model(config: ParityConfig) -> ACT | PonderNet:
     )
 
 
-def parity_objective(config: ParityConfig):
+def parity_objective(config: ParityConfig, device: torch.device | str | None = None):
     """The training loss of ``config.method`` on one batch, as ``(model, batch) -> scalar``.
 
     ACT: binary cross-entropy of the mean-field output plus ``tau * rho`` (Graves eq. 12).
@@ -304,7 +304,7 @@ def parity_objective(config: ParityConfig):
         return act_objective
     loss = PonderNetLoss(
         config.lambda_p, config.beta, config.kl_direction, config.max_ponder_steps, config.prior_truncation
-    )
+    ).to(device)
 
     def pondernet_objective(model: PonderNet, batch: ParityBatch) -> torch.Tensor:
         out = model(batch.inputs)
@@ -426,7 +426,7 @@ def train_parity(
         return metrics
 
     fitted = fit(
-        model, lambda: training_vectors.draw(config.batch_size, data, check=False), parity_objective(config),
+        model, lambda: training_vectors.draw(config.batch_size, data, check=False), parity_objective(config, device),
         evaluate, config, target_metric="accuracy", desc=f"{config.method} parity-{config.n_elems}",
         on_evaluate=on_evaluate,
     )

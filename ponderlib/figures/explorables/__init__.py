@@ -21,7 +21,6 @@ page shows: ``explorable.halting()``, ``explorable.quantities()``, ``explorable.
 
 from __future__ import annotations
 
-import math
 import pathlib
 from collections.abc import Callable, Sequence
 
@@ -46,7 +45,7 @@ from ponderlib.mechanisms.halting import (
     geometric_prior,
     pondernet_halting,
 )
-from ponderlib.mechanisms.losses import kl_to_geometric, reconstruction_loss
+from ponderlib.mechanisms.losses import kl_to_geometric, reconstruction_loss, step_price
 from ponderlib.mechanisms.pointer import PointerStep, pointer_step
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -168,7 +167,7 @@ def pondernet_quantities(
     prior = geometric_prior(lambda_p, p.shape[1], truncation).to(torch.float64)  # (N,)
     expected = expected_ponder_steps(p).item()
     entropy = -torch.xlogy(p, p).sum().item()
-    step_price = (expected - 1) * -math.log1p(-lambda_p)
+    price = (expected - 1) * step_price(lambda_p, 1.0)  # (E[n] - 1)(-log(1 - lambda_p))
     kl_paper = kl_to_geometric(p, lambda_p, "paper", truncation).item()
     return {
         "p": p[0].tolist(),
@@ -179,8 +178,8 @@ def pondernet_quantities(
         "kl_paper": kl_paper,
         "kl_reverse": kl_to_geometric(p, lambda_p, "reverse", truncation).item(),
         "entropy": entropy,
-        "step_price": step_price,
-        "rest": kl_paper + entropy - step_price,
+        "step_price": price,
+        "rest": kl_paper + entropy - price,
         "prior_entropy": -torch.xlogy(prior, prior).sum().item(),
         "cross_entropy": -(prior * torch.log(p[0].clamp_min(1e-12))).sum().item(),
     }
