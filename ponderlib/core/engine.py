@@ -30,6 +30,7 @@ from ponderlib._version import __version__
 from ponderlib.core.config import TrainConfig, progress_enabled
 from ponderlib.core.device import get_device
 from ponderlib.core.provenance import device_name
+from ponderlib.core.records import RunSummary
 from ponderlib.core.seeds import SEED_MAX
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import (
@@ -306,11 +307,11 @@ class TrainResult:
         """The task's measured numbers (JSON-ready); tasks override it."""
         return {}
 
-    def summary(self) -> dict:
-        """The JSON-ready summary of the run: what, where (device, CPU model or GPU name, the CPU
-        instruction set torch used, threads, torch and ponderlib versions), how long, the task's
-        metrics, the learning curve (:meth:`History.curve`), the config."""
-        return {
+    def summary(self) -> RunSummary:
+        """The run's :class:`~ponderlib.core.records.RunSummary`, JSON-ready: what, where (device, CPU model or
+        GPU name, the CPU instruction set torch used, threads, torch and ponderlib versions), how long, the
+        task's metrics, the learning curve (:meth:`History.curve`), the config; what a results file keeps."""
+        return RunSummary({
             "task": self.task,
             "seed": self.config.seed,
             "device": str(self.device),
@@ -328,7 +329,7 @@ class TrainResult:
             "torch_version": torch.__version__,
             "device_name": device_name(self.device),
             "cpu_capability": torch.backends.cpu.get_cpu_capability(),
-        }
+        })
 
 
 @dataclass

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ponderlib.core.records import RunSummary
 from ponderlib.core.seeds import SEED_MAX
 from ponderlib.core.validation import ensure_path, short
 
@@ -201,6 +202,7 @@ def _parse_record(path: Path, number: int, line: bytes) -> dict:
         check_record(record, f"results file {str(path)!r}, line {number}")
     except TypeError as exc:
         raise ValueError(f"{exc}; fix or remove that line, or give another results file") from None
+    record["summary"] = RunSummary.from_json(record["summary"])  # read back, one type with a live run's
     return record
 
 
