@@ -29,10 +29,11 @@ from ponderlib.core.validation import ensure_type
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean
 from ponderlib.experiments.pointer import still_rising
 from ponderlib.experiments.pondernet import DifficultySummary
+from ponderlib.experiments.settings import CONFIRMATION_SEEDS, DEEP_START
 from ponderlib.experiments.transformer import LEARNT_ACCURACY
 from ponderlib.mechanisms.halting import geometric_prior
 from ponderlib.sweep.evidence import Evidence, Rate, held
-from ponderlib.sweep.presets import CONFIRMATION_SEEDS, CONFIRMATION_SUFFIX, DEEP_START, PRESETS
+from ponderlib.sweep.presets import CONFIRMATION_SUFFIX, PRESETS
 
 Claim = Callable[[Any], bool]
 """A claim about one seed: its summary at :attr:`LiveClaims.point`, else its row ``{grid point: summary}``."""
