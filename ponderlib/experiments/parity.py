@@ -1,6 +1,6 @@
 """What the chapters on ACT and PonderNet share about parity runs: what a run's summary says about its
-halting (:class:`HaltingSummary`, the same for a live run and a record of the evidence), means over
-seeds, and a test batch from a run's own seed.
+halting (:class:`HaltingSummary`, the same for a live run and a record of the evidence), the mean of a
+halting distribution, and means over seeds.
 
 Runs over seeds and settings, whose results are committed as evidence, are :mod:`ponderlib.sweep`'s.
 """
