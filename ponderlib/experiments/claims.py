@@ -11,15 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ponderlib.experiments.confirmation import (
-    Claim,
-    ClaimCheck,
-    LiveClaims,
-    check_live_claims,
-    claim_ledger,
-    claim_rates,
-    confirmation_set,
-)
+from ponderlib.experiments.confirmation import Claim as Claim
+from ponderlib.experiments.confirmation import ClaimCheck as ClaimCheck
+from ponderlib.experiments.confirmation import LiveClaims
+from ponderlib.experiments.confirmation import check_live_claims as check_live_claims
+from ponderlib.experiments.confirmation import claim_ledger as claim_ledger
+from ponderlib.experiments.confirmation import claim_rates as claim_rates
+from ponderlib.experiments.confirmation import confirmation_set as confirmation_set
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean
 from ponderlib.experiments.pointer import still_rising
 from ponderlib.experiments.pondernet import DifficultySummary
@@ -27,13 +25,6 @@ from ponderlib.experiments.settings import DEEP_START
 from ponderlib.experiments.transformer import LEARNT_ACCURACY
 from ponderlib.mechanisms.halting import geometric_prior
 from ponderlib.sweep.presets import PRESETS
-
-__all__ = [
-    "CH1_PARITY", "CH1_SEQUENCE", "CH2_KL", "CH2_MAIN", "CH2_PRIOR", "CH2_TAU", "CH3_DECODERS", "CH3_HULL",
-    "CH3_SORT", "CH4_MAIN", "CH4_TAU", "LIVE_CLAIMS", "Claim", "ClaimCheck", "LiveClaims", "check_live_claims",
-    "claim_ledger", "claim_rates", "confirmation_set",
-]
-
 
 # Chapter 1: ACT on 8-element parity (b_h = 1), and ACT inside an RNN.
 

@@ -14,6 +14,7 @@ from typing import Any
 import torch
 
 from ponderlib.core.engine import finite_numbers, run_summary, summary_number, summary_numbers, summary_value
+from ponderlib.core.stats import mean
 from ponderlib.core.validation import (
     MAX_LENGTH,
     check_groups,
@@ -35,7 +36,7 @@ def mean_of(items: Sequence[object], attribute: str) -> float:
         if not hasattr(item, attribute):
             raise TypeError(f"items[{index}] must be a result with the attribute {attribute!r}, got {type(item).__name__}")
     finite_numbers(f"items' {attribute}", [getattr(item, attribute) for item in items])
-    return sum(getattr(item, attribute) for item in items) / len(items)
+    return mean([getattr(item, attribute) for item in items])
 
 
 def check_halting_runs(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps: int | None = None) -> None:

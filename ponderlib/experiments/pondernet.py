@@ -5,14 +5,14 @@ live runs and evidence alike) and its learning curve beyond the trained range (:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import torch
 
 from ponderlib.core.engine import run_summary, summary_numbers, summary_value
-from ponderlib.core.stats import pearson_correlation
+from ponderlib.core.stats import mean, pearson_correlation
 from ponderlib.core.validation import MAX_LENGTH, check_fraction, check_int
 from ponderlib.tasks.parity import ParityResult
 
@@ -87,15 +87,15 @@ class DifficultySummary:
 
         expected = at("expected_ponder_steps_by_difficulty", trained)
         return cls(
-            accuracy=_mean(at("accuracy_by_difficulty", trained)),
-            extrapolation=_mean(at("accuracy_by_difficulty", unseen)),
+            accuracy=mean(at("accuracy_by_difficulty", trained)),
+            extrapolation=mean(at("accuracy_by_difficulty", unseen)),
             hardest=summary["accuracy_by_difficulty"][str(config["n_elems"])],
-            ponder_steps=_mean(at("ponder_steps_by_difficulty", trained)),
-            expected_ponder_steps=_mean(expected),
+            ponder_steps=mean(at("ponder_steps_by_difficulty", trained)),
+            expected_ponder_steps=mean(expected),
             easiest_expected=expected[0],
             hardest_expected=expected[-1],
             trend=pearson_correlation(torch.tensor(list(trained), dtype=torch.float64), torch.tensor(expected, dtype=torch.float64)),
-            extrapolation_ponder_steps=_mean(at("ponder_steps_by_difficulty", unseen)),
+            extrapolation_ponder_steps=mean(at("ponder_steps_by_difficulty", unseen)),
         )
 
 
@@ -142,10 +142,6 @@ class ExtrapolationCurve:
 
 
 _BY_DIFFICULTY = ("accuracy_by_difficulty", "ponder_steps_by_difficulty", "expected_ponder_steps_by_difficulty")
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
 
 
 PRIOR_TRUNCATIONS = ("last", "normalised")

@@ -2,12 +2,6 @@
 time penalty over seeds (live, and Graves' figs. 4 to 6 redrawn from evidence). ACT's halting mechanics
 (:func:`plot_halting_sum`, :func:`plot_ponder_cost_sawtooth`, :func:`plot_sequence_ponder`) are drawn by
 :mod:`ponderlib.figures.act_halting`, and named here too.
-
-Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure``
-with labelled axes (units where there are units) and a title that says what it shows. Each draws in
-the book's style (:func:`ponderlib.figures.style.book_figure`): at most
-:data:`~ponderlib.figures.style.MAX_WIDTH` inches wide, at most two panels in a row, the legend off
-the data, one shade of ACT's colour per seed.
 """
 
 from __future__ import annotations
@@ -20,21 +14,12 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from ponderlib.core.stats import mean
-from ponderlib.core.validation import (
-    check_groups,
-    check_not_empty,
-    check_positive,
-    ensure_type,
-)
+from ponderlib.core.validation import check_groups, check_not_empty, check_positive, ensure_type
 from ponderlib.experiments.act import SeedCurves, TauEvidence, TauGrid, TrackedRun
 from ponderlib.figures import style
-from ponderlib.figures.act_halting import plot_halting_sum, plot_ponder_cost_sawtooth, plot_sequence_ponder
-
-__all__ = [
-    "plot_error_against_ponder", "plot_error_by_difficulty", "plot_halting_sum", "plot_ponder_by_difficulty_per_tau",
-    "plot_ponder_cost_sawtooth", "plot_ponder_during_training", "plot_seed_curves", "plot_sequence_ponder",
-    "plot_tau_evidence", "plot_tau_evidence_by_size", "plot_tau_trade_off", "tau_pages",
-]
+from ponderlib.figures.act_halting import plot_halting_sum as plot_halting_sum
+from ponderlib.figures.act_halting import plot_ponder_cost_sawtooth as plot_ponder_cost_sawtooth
+from ponderlib.figures.act_halting import plot_sequence_ponder as plot_sequence_ponder
 
 
 def _signed(r: float) -> str:

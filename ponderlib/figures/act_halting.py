@@ -1,11 +1,7 @@
 """Chapter 1's figures of ACT's halting mechanics, drawn from the numbers of single inputs: the halting units
 ``h_n`` and their running sum crossing ``1 - eps``, the ponder cost ``rho = N + R`` and its sawtooth as the
-units are scaled, and ``N(t)`` of ACT inside an RNN, time step by time step.
-
-Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure``
-with labelled axes (units where there are units) and a title that says what it shows, drawn in the
-book's style (:func:`ponderlib.figures.style.book_figure`). Runs over seeds and time penalties are
-:mod:`ponderlib.figures.act`'s.
+units are scaled, and ``N(t)`` of ACT inside an RNN, time step by time step. Runs over seeds and time
+penalties are :mod:`ponderlib.figures.act`'s.
 """
 
 from __future__ import annotations

@@ -3,12 +3,6 @@ sensitivity to ``tau`` and ``lambda_p``, the robustness to ``lambda_p`` at 16 en
 training and the thinking time under each setting. The halting distribution itself
 (:func:`plot_lambdas_to_halting`, :func:`plot_halting_vs_prior`, :func:`plot_halting_tails`) is drawn by
 :mod:`ponderlib.figures.pondernet_halting`, and named here too.
-
-Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure``
-with labelled axes (units where there are units) and a title that says what it shows. Each draws in
-the book's style (:func:`ponderlib.figures.style.book_figure`): at most
-:data:`~ponderlib.figures.style.MAX_WIDTH` inches wide, at most two panels in a row, the legend under
-the panels, one shade of the method's colour per seed.
 """
 
 from __future__ import annotations
@@ -21,20 +15,11 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from ponderlib.core.stats import mean
-from ponderlib.core.validation import (
-    check_finite,
-    check_fraction,
-    check_groups,
-    check_non_negative,
-    check_positive,
-)
+from ponderlib.core.validation import check_finite, check_fraction, check_groups, check_non_negative, check_positive
 from ponderlib.figures import style
-from ponderlib.figures.pondernet_halting import plot_halting_tails, plot_halting_vs_prior, plot_lambdas_to_halting
-
-__all__ = [
-    "plot_extrapolation_curves", "plot_halting_tails", "plot_halting_vs_prior", "plot_lambda_robustness",
-    "plot_lambdas_to_halting", "plot_seeds_by_difficulty", "plot_sensitivity", "plot_thinking_time_by_setting",
-]
+from ponderlib.figures.pondernet_halting import plot_halting_tails as plot_halting_tails
+from ponderlib.figures.pondernet_halting import plot_halting_vs_prior as plot_halting_vs_prior
+from ponderlib.figures.pondernet_halting import plot_lambdas_to_halting as plot_lambdas_to_halting
 
 
 def _seed_lines(

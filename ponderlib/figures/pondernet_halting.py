@@ -1,10 +1,6 @@
 """Chapter 2's figures of PonderNet's halting distribution ``p_n``: from the conditional ``lambda_n`` to
 ``p_n`` for one input, learned distributions beside the geometric prior ``p_G(lambda_p)``, and the learned
-tails on a log scale against the prior's decay.
-
-Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure`` with
-labelled axes and a title that says what it shows, drawn in the book's style
-(:func:`ponderlib.figures.style.book_figure`). Runs over seeds and settings are
+tails on a log scale against the prior's decay. Runs over seeds and settings are
 :mod:`ponderlib.figures.pondernet`'s.
 """
 

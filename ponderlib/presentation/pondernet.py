@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Mapping, Sequence
 
@@ -21,7 +20,7 @@ from ponderlib.core.validation import (
 from ponderlib.experiments.parity import HaltingSummary, check_halting_runs, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import PRIOR_TRUNCATIONS, DifficultySummary, ExtrapolationCurve, prior_mean
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
-from ponderlib.presentation.tables import markdown_table, mean_range, require_groups
+from ponderlib.presentation.tables import correlation_range, markdown_table, mean_range, require_groups
 
 SOLVED = 0.95
 """Accuracy on the trained range from which a run "solves the task" (every table and verdict of chapter 2)."""
@@ -41,17 +40,6 @@ def prior_table(lambda_ps: Sequence[float], max_ponder_steps: int) -> str:
     header = ["$\\lambda_p$", "truncation", "$p_G(1)$", f"$p_G({max_ponder_steps})$", "most likely step",
               "mean $\\mathbb E[n]$", "closed form"]
     return markdown_table(header, rows, align="llrrrrr")
-
-
-def _trend_range(trends: Sequence[float]) -> str:
-    """``"-0.20 to +0.50"``, the range of ``r`` over the seeds where it is defined; a seed whose ``E[n]`` is the
-    same at every difficulty has no correlation (NaN), said in words: ``"undefined (constant E[n])"`` for all."""
-    defined = [r for r in trends if not math.isnan(r)]
-    if not defined:
-        return "undefined (constant $\\mathbb E[n]$)"
-    text = f"{min(defined):+.2f} to {max(defined):+.2f}"
-    undefined = len(trends) - len(defined)
-    return text if not undefined else f"{text}; undefined in {undefined} of {len(trends)} (constant $\\mathbb E[n]$)"
 
 
 def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: int) -> str:
@@ -76,7 +64,7 @@ def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: 
         falls = sum(m.trend < 0 for m in seeds)
         rows.append([label, f"{mean_of(seeds, 'accuracy'):.3f} ({min(m.accuracy for m in seeds):.3f})",
                      f"{mean_of(seeds, 'easiest_expected'):.2f} → {mean_of(seeds, 'hardest_expected'):.2f}",
-                     f"{falls} of {len(seeds)}", _trend_range([m.trend for m in seeds]),
+                     f"{falls} of {len(seeds)}", correlation_range([m.trend for m in seeds], "$\\mathbb E[n]$", count_undefined=True),
                      f"{mean_of(seeds, 'ponder_steps'):.2f}"])
     header = ["setting", f"accuracy 1..{trained_max} (lowest seed)", f"$\\mathbb E[n]$ at 1 → {trained_max}",
               "seeds where $\\mathbb E[n]$ falls", "$r$(difficulty, $\\mathbb E[n]$)", "ponder steps per input"]

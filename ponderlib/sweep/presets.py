@@ -16,31 +16,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ponderlib.experiments.settings import CONFIRMATION_SEEDS, LIVE_SEEDS
+from ponderlib.experiments.settings import CONFIRMATION_SEEDS
+from ponderlib.experiments.settings import LIVE_SEEDS as LIVE_SEEDS
 from ponderlib.sweep.live_presets import LIVE_PRESETS
-from ponderlib.sweep.paper_presets import (
-    BANINO_PARITY,
-    GRAVES_TAUS,
-    PAPER_PARITY,
-    PAPER_PRESETS,
-    PRICED_TAU,
-    THINKING_TIME_PRESETS,
-)
+from ponderlib.sweep.paper_presets import BANINO_PARITY as BANINO_PARITY
+from ponderlib.sweep.paper_presets import GRAVES_TAUS as GRAVES_TAUS
+from ponderlib.sweep.paper_presets import PAPER_PARITY as PAPER_PARITY
+from ponderlib.sweep.paper_presets import PAPER_PRESETS, THINKING_TIME_PRESETS
+from ponderlib.sweep.paper_presets import PRICED_TAU as PRICED_TAU
 from ponderlib.sweep.spec import Preset
-
-__all__ = [
-    "BANINO_PARITY",
-    "CONFIRMATION_SEEDS",
-    "CONFIRMATION_SUFFIX",
-    "CONFIRMED",
-    "GRAVES_TAUS",
-    "LIVE_SEEDS",
-    "PAPER_PARITY",
-    "PRESETS",
-    "PRICED_TAU",
-    "Preset",
-    "confirmation",
-]
 
 CONFIRMATION_SUFFIX = "-confirm"
 """A confirmation set's preset is its live preset's name with this suffix."""
