@@ -704,8 +704,9 @@ def test_every_page_reads_well(build, server, browser, device):
     assert not problems, f"what a reader meets at {width} px (screenshots in {SCREENSHOTS}):\n{report}"
 
 
-# The shape of a lesson (BOOK.md, "Two pages per chapter"), measured at a desktop's width: a lesson is
-# a chapter of the table of contents whose reproduction report (chN_report) is listed beside it.
+# The shape of a lesson (the README's opening: each chapter a lesson that teaches and a reproduction
+# report beside it; these targets are where it is written down), measured at a desktop's width: a lesson
+# is a chapter of the table of contents whose reproduction report (chN_report) is listed beside it.
 LESSON_TARGETS = {"screens": 20, "tables": 6, "rows": 12, "first_code": 3, "first_live_result": 8}
 SCREEN = {"width": 1280, "height": 900}
 

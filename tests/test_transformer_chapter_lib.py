@@ -411,7 +411,7 @@ def test_the_lesson_trains_the_live_budget_on_every_device():
     import json
     import pathlib
 
-    from ponderlib.sweep.presets import CHAPTER_4_LIVE_UPDATES
+    from ponderlib.experiments.settings import CHAPTER_4_LIVE_UPDATES
 
     lesson = pathlib.Path(__file__).resolve().parents[1] / "book" / "ch4_transformer.ipynb"
     cells = json.loads(lesson.read_text())["cells"]

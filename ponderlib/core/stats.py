@@ -1,5 +1,5 @@
-"""Small numerical helpers the engine, the tasks and the experiments share: correlations, a least-squares
-slope and rounding for JSON."""
+"""Small numerical helpers the engine, the tasks and the layers above share: a mean, correlations, a
+least-squares slope and rounding for JSON."""
 
 from __future__ import annotations
 
@@ -7,6 +7,15 @@ import math
 from collections.abc import Sequence
 
 import torch
+
+
+def mean(values: Sequence[float]) -> float:
+    """The arithmetic mean of ``values`` (at least one number), summed in their order: over seeds, say.
+
+    >>> mean([1.0, 2.0, 6.0])
+    3.0
+    """
+    return sum(values) / len(values)
 
 
 def pearson_correlation(x: torch.Tensor, y: torch.Tensor) -> float:
@@ -54,7 +63,7 @@ def least_squares_slope(x: Sequence[float], y: Sequence[float]) -> float:
         raise ValueError(
             f"x and y must have the same length and x at least two distinct values, got lengths {len(x)} and {len(y)}"
         )
-    mean_x, mean_y = sum(x) / len(x), sum(y) / len(y)
+    mean_x, mean_y = mean(x), mean(y)
     return sum((a - mean_x) * (b - mean_y) for a, b in zip(x, y)) / sum((a - mean_x) ** 2 for a in x)
 
 

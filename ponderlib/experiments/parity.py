@@ -1,6 +1,6 @@
 """What the chapters on ACT and PonderNet share about parity runs: what a run's summary says about its
-halting (:class:`HaltingSummary`, the same for a live run and a record of the evidence), means over
-seeds, and a test batch from a run's own seed.
+halting (:class:`HaltingSummary`, the same for a live run and a record of the evidence), the mean of a
+halting distribution, and means over seeds.
 
 Runs over seeds and settings, whose results are committed as evidence, are :mod:`ponderlib.sweep`'s.
 """
@@ -13,7 +13,8 @@ from typing import Any
 
 import torch
 
-from ponderlib.core.records import finite_numbers, run_summary, summary_number, summary_numbers, summary_value
+from ponderlib.core.records import RunSummary, finite_numbers, summary_number, summary_numbers, summary_value
+from ponderlib.core.stats import mean
 from ponderlib.core.validation import (
     MAX_LENGTH,
     check_groups,
@@ -35,7 +36,7 @@ def mean_of(items: Sequence[object], attribute: str) -> float:
         if not hasattr(item, attribute):
             raise TypeError(f"items[{index}] must be a result with the attribute {attribute!r}, got {type(item).__name__}")
     finite_numbers(f"items' {attribute}", [getattr(item, attribute) for item in items])
-    return sum(getattr(item, attribute) for item in items) / len(items)
+    return mean([getattr(item, attribute) for item in items])
 
 
 def check_halting_runs(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_steps: int | None = None) -> None:
@@ -115,7 +116,7 @@ class HaltingSummary:
                 ``config`` with ``max_ponder_steps``, or an accuracy, a mean or a ``p_n`` that is missing,
                 NaN or out of its range.
         """
-        summary = run_summary(run)
+        summary = RunSummary.of(run)
         probs = torch.tensor(summary_numbers(summary, "halting_distribution", 0.0, 1.0), dtype=torch.float64)  # (n_run,)
         if abs(float(probs.sum()) - 1.0) > 0.01:  # records keep four decimals: 20 steps round by 0.001 at most
             raise ValueError(f"the run's summary's 'halting_distribution' must sum to 1 (to 0.01), got {float(probs.sum()):.4f}")

@@ -5,14 +5,14 @@ live runs and evidence alike) and its learning curve beyond the trained range (:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import torch
 
-from ponderlib.core.records import run_summary, summary_numbers, summary_value
-from ponderlib.core.stats import pearson_correlation
+from ponderlib.core.records import RunSummary, summary_numbers, summary_value
+from ponderlib.core.stats import mean, pearson_correlation
 from ponderlib.core.validation import MAX_LENGTH, check_fraction, check_int
 from ponderlib.tasks.parity import ParityResult
 
@@ -64,7 +64,7 @@ class DifficultySummary:
                 has no per-difficulty scores, or one that is not a number >= 0 (NaN), or none at a difficulty
                 it needs; naming the entry (a KeyError, or a NaN accuracy, before).
         """
-        summary = run_summary(run)
+        summary = RunSummary.of(run)
         config = summary_value(summary, "config")
         for name in ("min_nonzero", "n_elems"):
             summary_value(config, name, "run's config")
@@ -87,15 +87,15 @@ class DifficultySummary:
 
         expected = at("expected_ponder_steps_by_difficulty", trained)
         return cls(
-            accuracy=_mean(at("accuracy_by_difficulty", trained)),
-            extrapolation=_mean(at("accuracy_by_difficulty", unseen)),
+            accuracy=mean(at("accuracy_by_difficulty", trained)),
+            extrapolation=mean(at("accuracy_by_difficulty", unseen)),
             hardest=summary["accuracy_by_difficulty"][str(config["n_elems"])],
-            ponder_steps=_mean(at("ponder_steps_by_difficulty", trained)),
-            expected_ponder_steps=_mean(expected),
+            ponder_steps=mean(at("ponder_steps_by_difficulty", trained)),
+            expected_ponder_steps=mean(expected),
             easiest_expected=expected[0],
             hardest_expected=expected[-1],
             trend=pearson_correlation(torch.tensor(list(trained), dtype=torch.float64), torch.tensor(expected, dtype=torch.float64)),
-            extrapolation_ponder_steps=_mean(at("ponder_steps_by_difficulty", unseen)),
+            extrapolation_ponder_steps=mean(at("ponder_steps_by_difficulty", unseen)),
         )
 
 
@@ -123,7 +123,7 @@ class ExtrapolationCurve:
             ValueError: the run's curve has no extrapolation accuracy (a run trained on every
                 difficulty, or recorded before runs scored it during training).
         """
-        curve = run_summary(run).get("curve") or {}
+        curve = RunSummary.of(run).get("curve") or {}
         if not curve.get("extrapolation_accuracy"):
             raise ValueError("run's curve must record extrapolation_accuracy (a run trained on 1..max_nonzero < n_elems)")
         updates = summary_numbers(curve, "update", 0.0, where="run's curve")
@@ -142,10 +142,6 @@ class ExtrapolationCurve:
 
 
 _BY_DIFFICULTY = ("accuracy_by_difficulty", "ponder_steps_by_difficulty", "expected_ponder_steps_by_difficulty")
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values)
 
 
 PRIOR_TRUNCATIONS = ("last", "normalised")

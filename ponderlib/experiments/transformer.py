@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ponderlib.core.records import summary_value
+from ponderlib.core.stats import mean
 from ponderlib.core.validation import check_int
 from ponderlib.tasks.chains import ChainsEvaluation
 from ponderlib.tasks.chains_data import ChainsBatch
@@ -27,7 +28,7 @@ def mean_steps_by_depth(evaluations: Sequence[ChainsEvaluation]) -> dict[int, fl
         raise ValueError("evaluations must hold at least one evaluation, got none")
     tables = [evaluation.by_depth() for evaluation in evaluations]
     depths = sorted(set.intersection(*(set(table) for table in tables)))
-    return {d: sum(table[d][1] for table in tables) / len(tables) for d in depths}
+    return {d: mean([table[d][1] for table in tables]) for d in depths}
 
 
 def long_programs(batch: ChainsBatch, min_length: int, count: int) -> list[int]:

@@ -1,11 +1,7 @@
-"""Chapter 1's figures: ACT's halting units and ponder cost, ponder time against difficulty over seeds
-and during training, the time penalty over seeds, and ACT inside an RNN.
-
-Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure``
-with labelled axes (units where there are units) and a title that says what it shows. Each draws in
-the book's style (:func:`ponderlib.figures.style.book_figure`): at most
-:data:`~ponderlib.figures.style.MAX_WIDTH` inches wide, at most two panels in a row, the legend off
-the data, one shade of ACT's colour per seed.
+"""Chapter 1's figures of trained runs: ponder time against difficulty over seeds and during training, the
+time penalty over seeds (live, and Graves' figs. 4 to 6 redrawn from evidence). ACT's halting mechanics
+(:func:`plot_halting_sum`, :func:`plot_ponder_cost_sawtooth`, :func:`plot_sequence_ponder`) are drawn by
+:mod:`ponderlib.figures.act_halting`, and named here too.
 """
 
 from __future__ import annotations
@@ -17,22 +13,13 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from ponderlib.core.records import finite_numbers
-from ponderlib.core.validation import (
-    check_fraction,
-    check_groups,
-    check_not_empty,
-    check_positive,
-    check_rank,
-    ensure_type,
-)
+from ponderlib.core.stats import mean
+from ponderlib.core.validation import check_groups, check_not_empty, check_positive, ensure_type
 from ponderlib.experiments.act import SeedCurves, TauEvidence, TauGrid, TrackedRun
 from ponderlib.figures import style
-
-
-def _seeds_label(seeds: int) -> str:
-    """``"one seed"`` or ``"mean of 3 seeds"``."""
-    return "one seed" if seeds == 1 else f"mean of {seeds} seeds"
+from ponderlib.figures.act_halting import plot_halting_sum as plot_halting_sum
+from ponderlib.figures.act_halting import plot_ponder_cost_sawtooth as plot_ponder_cost_sawtooth
+from ponderlib.figures.act_halting import plot_sequence_ponder as plot_sequence_ponder
 
 
 def _signed(r: float) -> str:
@@ -40,120 +27,12 @@ def _signed(r: float) -> str:
     return "undefined" if math.isnan(r) else f"{r:+.2f}"
 
 
-@style.book_figure
-def plot_halting_sum(
-    halting_units: Sequence[Sequence[float]], eps: float, labels: Sequence[str] | None = None
-) -> Figure:
-    """ACT's halting units ``h_n`` (bars) and their running sum (line) crossing ``1 - eps``, one panel per sample.
-
-    Args:
-        halting_units: ``h_n`` per sample, shape ``(B, max_ponder_steps)`` (nested lists or a tensor).
-        eps: the slack of the halting threshold ``1 - eps``.
-        labels: a title per panel (default ``"sample b"``).
-
-    The bars up to ``N(t)`` are drawn in ACT's colour, with the last one cut to the remainder
-    ``R(t)`` (the hatched part of ``h_N`` is the part ACT does not use); later steps are grey. Two
-    panels in a row at most (three samples: a 2 x 2 grid, the legend in the fourth place; otherwise
-    under the panels).
-    """
-    check_fraction("eps", eps, include_one=False)
-    check_not_empty("halting_units", halting_units, "sample")
-    rows = [finite_numbers(f"halting_units[{b}]", row, "h_n") for b, row in enumerate(halting_units)]
-    if labels is not None and (isinstance(labels, str) or len(labels) != len(rows)):
-        raise ValueError(f"labels must hold one title per sample ({len(rows)}), got {labels!r}")
-    fig, axes, empty = style.panel_grid(len(rows), 3.0 if len(rows) > 1 else 4.3)
-    color = style.color("act")
-    for b, (ax, row) in enumerate(zip(axes, rows)):
-        steps = list(range(1, len(row) + 1))
-        running, cumulative = 0.0, []
-        for h in row:
-            running += h
-            cumulative.append(running)
-        crossed = [n for n, total in zip(steps, cumulative) if total >= 1.0 - eps]
-        halt_step = crossed[0] if crossed else len(row)
-        remainder = 1.0 - sum(row[: halt_step - 1])
-        for n, h in zip(steps, row):
-            if n < halt_step:
-                ax.bar(n, h, color=color, width=0.6, label="used: $p_n$ ($h_n$, then $R$)")
-            elif n == halt_step:
-                ax.bar(n, remainder, color=color, width=0.6)
-                if h > remainder:  # at the max_ponder_steps cap R can exceed h_N, and nothing goes unused
-                    ax.bar(
-                        n,
-                        h - remainder,
-                        bottom=remainder,
-                        color="white",
-                        edgecolor=color,
-                        hatch="//",
-                        width=0.6,
-                        label="$h_N - R$: not used",
-                    )
-            else:
-                ax.bar(n, h, color="#cccccc", width=0.6, label="after halting: $p_n = 0$")
-        ax.plot(steps, cumulative, "o-", color="black", ms=4, lw=1, label="running sum of $h_n$")
-        ax.axhline(1.0 - eps, color="black", ls="--", lw=0.8, label=rf"$1-\epsilon = {1.0 - eps:g}$")
-        label = labels[b] if labels else f"sample {b}"
-        ax.set_title(f"{label}\nN = {halt_step}, R = {remainder:.2f}, ρ = {halt_step + remainder:.2f}")
-        ax.set_xlabel("ponder step n")
-        ax.set_xticks(steps)
-    for ax in axes[:: min(len(axes), 2)]:
-        ax.set_ylabel("$h_n$ and running sum")
-    fig.suptitle(r"ACT halts where the running sum of $h_n$ reaches $1 - \epsilon$")
-    style.grid_legend(fig, axes, empty, ncol=2)
-    return fig
-
-
-@style.book_figure
-def plot_ponder_cost_sawtooth(scales, ponder_steps, remainder, gradient) -> Figure:
-    """``R``, ``N`` and ``rho = N + R`` as the halting units are scaled up, next to the gradient autograd gives ``rho``.
-
-    Args:
-        scales: the scale ``c`` of the halting units ``h_n = c a_n``, shape ``(C,)``, increasing.
-        ponder_steps: ``N(t)`` at each scale, shape ``(C,)``.
-        remainder: ``R(t)`` at each scale, shape ``(C,)``.
-        gradient: ``d rho / d c`` from autograd at each scale, shape ``(C,)``.
-
-    Between the points where ``N`` drops by one, ``R`` (and with it ``rho``) falls linearly with
-    slope ``-sum_{n<N} a_n``; where ``N`` drops, ``R`` jumps up and ``rho`` jumps down. The slope is
-    all the gradient sees (Graves eq. 14): a sawtooth in ``R``, a staircase of ramps in ``rho``.
-    """
-    check_not_empty("scales", scales, "scale")
-    c = [float(v) for v in scales]
-    steps = [float(v) for v in ponder_steps]
-    remainders = [float(v) for v in remainder]
-    color = style.color("act")
-    fig, (ax_cost, ax_gradient) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
-    ax_cost.plot(c, [n + r for n, r in zip(steps, remainders)], color=color, label=r"$\rho = N + R$")
-    ax_cost.step(c, steps, where="post", color="black", ls="--", lw=1, label="$N$")
-    ax_cost.plot(c, remainders, color=color, ls=":", lw=2, label="$R$ (a sawtooth)")
-    ax_cost.set_ylabel("ponder steps")
-    ax_cost.set_title(r"$R$ jumps where $N$ drops")
-    ax_gradient.plot(c, [float(v) for v in gradient], color=color, label=r"$d\rho / dc$ from autograd")
-    ax_gradient.axhline(0.0, color="black", lw=0.6)
-    ax_gradient.set_ylabel(r"$d\rho / dc$ from autograd")
-    ax_gradient.set_title("The gradient: slope only")
-    for ax in (ax_cost, ax_gradient):
-        ax.set_xlabel(r"scale $c$ ($h_n = c\,a_n$)")
-    style.legend_below(fig, ax_cost)
-    return fig
-
-
 def _seed_lines(ax, difficulty, rows, labels) -> None:
     """One thin line per seed (rows ``(S, D)``), each in its own shade of ACT's colour, and their mean,
     thick, against difficulty."""
     levels = [int(d) for d in difficulty]
-    shades = style.seed_colors("act", len(labels))
-    for row, label, shade in zip(rows, labels, shades):
-        ax.plot(levels, [float(v) for v in row], color=shade, lw=1.2, marker=".", label=label)
-    if len(labels) > 1:
-        ax.plot(
-            levels,
-            [float(v) for v in rows.mean(dim=0)],
-            color=style.color("act"),
-            lw=3,
-            marker="o",
-            label=_seeds_label(len(labels)),
-        )
+    style.seed_lines(ax, levels, rows, "act", {"lw": 1.2, "marker": "."}, {"lw": 3, "marker": "o"},
+                     seed_labels=labels, mean_label=style.mean_of_seeds(len(labels)), single="seed")
     ax.set_xlabel("difficulty (non-zero entries)")
     ax.set_xticks(levels)
 
@@ -245,7 +124,7 @@ def _tau_band(ax, taus, values, seeds: Sequence[int], decades_only: bool = False
     color = style.color("act")
     for j, (seed, shade) in enumerate(zip(seeds, style.seed_colors("act", len(seeds)))):
         ax.scatter(taus, values[:, j].tolist(), color=shade, s=22, zorder=3, label=f"seed {seed}")
-    ax.plot(taus, values.mean(dim=1).tolist(), "-", color=color, lw=2, label=_seeds_label(len(seeds)))
+    ax.plot(taus, values.mean(dim=1).tolist(), "-", color=color, lw=2, label=style.mean_of_seeds(len(seeds)))
     ax.fill_between(
         taus,
         values.min(dim=1).values.tolist(),
@@ -290,20 +169,19 @@ def plot_tau_trade_off(grid) -> Figure:
     _tau_band(ax_steps, grid.taus, grid.ponder_steps, seeds)
     ax_steps.set_ylabel("mean ponder steps $N(t)$")
     ax_steps.set_ylim(bottom=0)
-    colormap = plt.get_cmap("viridis")
-    for i, (tau, row) in enumerate(zip(grid.taus, grid.runs)):
+    for tau, row, color in zip(grid.taus, grid.runs, _tau_colors(grid.taus)):
         histories = [run.result.history for run in row]
         kept = [k for k, update in enumerate(histories[0].update) if update <= grid.updates]
-        mean = [sum(h.metrics["accuracy"][k] for h in histories) / len(histories) for k in kept]
+        accuracy = [mean([h.metrics["accuracy"][k] for h in histories]) for k in kept]
         ax_curve.plot(
             [histories[0].update[k] for k in kept],
-            mean,
-            color=colormap(0.9 * i / max(1, len(grid.taus) - 1)),
+            accuracy,
+            color=color,
             lw=2,
             label=rf"$\tau$ = {tau:g}",
         )
     ax_curve.set_xlabel("training updates")
-    ax_curve.set_ylabel(f"held-out accuracy\n({_seeds_label(len(seeds))})")
+    ax_curve.set_ylabel(f"held-out accuracy\n({style.mean_of_seeds(len(seeds))})")
     style.integer_ticks(ax_curve.xaxis)
     ax_curve.legend(
         loc="lower center",
@@ -315,39 +193,6 @@ def plot_tau_trade_off(grid) -> Figure:
     )
     fig.suptitle(rf"ACT on parity: the time penalty $\tau$, {grid.updates} updates per run")
     style.legend_below(fig, ax_error, ncol=3)
-    return fig
-
-
-@style.book_figure
-def plot_sequence_ponder(steps, difficulty, correct=None, title: str | None = None) -> Figure:
-    """ACT in an RNN: ``N(t)`` per sample (rows) and time step (columns), each cell labelled with ``N`` and the difficulty.
-
-    Args:
-        steps: ``N(t)``, shape ``(B, T)``.
-        difficulty: non-zero entries of each input, shape ``(B, T)``.
-        correct: optional ``(B, T)`` bool; wrong predictions are marked with a cross.
-        title: the title (default: what the cells show).
-    """
-    check_rank("steps", steps, 2, "(B, T)")
-    check_rank("difficulty", difficulty, 2, "(B, T)")
-    steps_rows = [[int(n) for n in row] for row in steps.tolist()]
-    difficulty_rows = difficulty.tolist()
-    rows, columns = len(steps_rows), len(steps_rows[0])
-    fig, ax = plt.subplots(figsize=(min(style.MAX_WIDTH, 1.6 + 0.95 * columns), 1.3 + 0.34 * rows))
-    image = ax.imshow(steps_rows, cmap="Blues", aspect="auto", vmin=0)
-    for b in range(rows):
-        for t in range(columns):
-            shade = "white" if steps_rows[b][t] > 0.6 * image.norm.vmax else "black"
-            mark = "" if correct is None or bool(correct[b][t]) else " ✗"
-            ax.text(
-                t, b, f"N={steps_rows[b][t]} d={difficulty_rows[b][t]}{mark}", ha="center", va="center", color=shade
-            )
-    fig.colorbar(image, ax=ax, label="ponder steps $N(t)$", fraction=0.04, pad=0.02)
-    ax.set_xticks(range(columns), [str(t + 1) for t in range(columns)])
-    ax.set_yticks(range(rows))
-    ax.set_xlabel("time step t")
-    ax.set_ylabel("sample")
-    ax.set_title(title or "ACT in an RNN: $N(t)$, d = difficulty")
     return fig
 
 
@@ -417,8 +262,8 @@ def plot_tau_evidence_by_size(by_size, no_act_error=None) -> Figure:
         if size in no_act_error:
             errors = [100.0 * e for e in no_act_error[size]]
             ax_error.axhspan(min(errors), max(errors), color="0.5", alpha=0.15, lw=0)
-            label = f"without ACT ({_seeds_label(len(errors))})"
-            ax_error.axhline(sum(errors) / len(errors), color="0.3", ls="--", lw=1.5, label=label)
+            label = f"without ACT ({style.mean_of_seeds(len(errors))})"
+            ax_error.axhline(mean(errors), color="0.3", ls="--", lw=1.5, label=label)
         ax_error.set_title(f"{size} entries", fontsize=style.FONT_SIZE)
         ax_error.set_xlabel("")
         _tau_band(ax_steps, evidence.taus, evidence.ponder_steps, evidence.seeds, decades_only=len(sizes) > 1)

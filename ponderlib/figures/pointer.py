@@ -47,10 +47,9 @@ def _seeds_and_mean(ax, x: Sequence[float], curves: np.ndarray, seeds: Sequence[
     """One thin line per seed in the shades of ``method``'s hue, then (over two seeds or more) their
     mean as a thick line in its colour."""
     count = len(curves)
-    for k, (curve, seed, shade) in enumerate(zip(curves, seeds, style.seed_colors(method, count))):
-        ax.plot(x, curve, color=shade, lw=1.2 if count > 1 else 2.2, label=_seed_label(seed, k, count))
-    if count > 1:
-        ax.plot(x, curves.mean(axis=0), "o-", color=style.color(method), lw=2.6, ms=4, label=f"mean of {count} seeds")
+    style.seed_lines(ax, x, curves, method, {"lw": 1.2 if count > 1 else 2.2}, {"lw": 2.6, "ms": 4}, mean_fmt="o-",
+                     seed_labels=[_seed_label(seed, k, count) for k, seed in enumerate(seeds)],
+                     mean_label=style.mean_of_seeds(count), single="seed")
 
 
 def _shared_updates(summaries: Sequence[Mapping], whose: str) -> list[int]:
@@ -150,10 +149,9 @@ def decoder_curves_evidence_figure(runs: Mapping[str, Sequence[Mapping]], title:
         updates = _shared_updates(summaries, decoder)
         for ax, metric in ((ax_acc, "exact_match"), (ax_loss, "loss")):
             curves = np.array([summary["curve"][metric] for summary in summaries], dtype=float)  # (S, E)
-            for curve in curves:
-                ax.plot(updates, curve, color=style.color(decoder), lw=0.7, alpha=0.45)
-            ax.plot(updates, curves.mean(axis=0), color=style.color(decoder), lw=2.4,
-                    label=f"{style.label(decoder)}: mean of {len(curves)} seed{'s' * (len(curves) > 1)}")
+            style.seed_lines(ax, updates, curves, decoder, {"color": style.color(decoder), "lw": 0.7, "alpha": 0.45},
+                             {"lw": 2.4}, single="both",
+                             mean_label=f"{style.label(decoder)}: mean of {len(curves)} seed{'s' * (len(curves) > 1)}")
     _finish_decoder_curves(fig, ax_acc, ax_loss, title, legend_columns=1)
     lowest = min(min(summary["curve"]["exact_match"]) for summaries in runs.values() for summary in summaries)
     ax_acc.set_ylim(max(-0.02, lowest - 0.05), 1.02)  # the range the seeds span, not 0 to 1

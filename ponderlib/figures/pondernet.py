@@ -1,12 +1,8 @@
-"""Chapter 2's figures: PonderNet's halting distribution and its prior, the methods against difficulty
-over seeds, every ponder step's accuracy, the sensitivity to ``tau`` and ``lambda_p``, and the robustness
-to ``lambda_p`` at 16 entries.
-
-Every figure function takes measured data (tensors or lists), returns a ``matplotlib`` ``Figure``
-with labelled axes (units where there are units) and a title that says what it shows. Each draws in
-the book's style (:func:`ponderlib.figures.style.book_figure`): at most
-:data:`~ponderlib.figures.style.MAX_WIDTH` inches wide, at most two panels in a row, the legend under
-the panels, one shade of the method's colour per seed.
+"""Chapter 2's figures of trained runs over seeds and settings: the methods against difficulty, the
+sensitivity to ``tau`` and ``lambda_p``, the robustness to ``lambda_p`` at 16 entries, extrapolation during
+training and the thinking time under each setting. The halting distribution itself
+(:func:`plot_lambdas_to_halting`, :func:`plot_halting_vs_prior`, :func:`plot_halting_tails`) is drawn by
+:mod:`ponderlib.figures.pondernet_halting`, and named here too.
 """
 
 from __future__ import annotations
@@ -18,124 +14,12 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ponderlib.core.records import finite_numbers
-from ponderlib.core.validation import (
-    check_finite,
-    check_fraction,
-    check_groups,
-    check_lambda_p,
-    check_non_negative,
-    check_not_empty,
-    check_positive,
-)
+from ponderlib.core.stats import mean
+from ponderlib.core.validation import check_finite, check_fraction, check_groups, check_non_negative, check_positive
 from ponderlib.figures import style
-
-
-def _steps_axis(ax, max_ponder_steps: int) -> None:
-    ax.set_xlabel("ponder step n")
-    ticks = range(1, max_ponder_steps + 1) if max_ponder_steps <= 10 else [1, *range(5, max_ponder_steps + 1, 5)]
-    ax.set_xticks(list(ticks))
-    ax.set_xlim(0.4, max_ponder_steps + 0.6)
-
-
-def _seeds_label(seeds: int) -> str:
-    """``"one seed"`` or ``"mean of 3 seeds"``."""
-    return "one seed" if seeds == 1 else f"mean of {seeds} seeds"
-
-
-@style.book_figure
-def plot_lambdas_to_halting(lambdas: Sequence[float], halting_probs: Sequence[float]) -> Figure:
-    """PonderNet's halting for one input: conditional ``lambda_n`` against unconditional ``p_n``.
-
-    Args:
-        lambdas: ``lambda_n``, length ``N`` (the last one is treated as 1).
-        halting_probs: ``p_n = lambda_n prod_{j<n}(1 - lambda_j)``, length ``N``.
-    """
-    lambdas = finite_numbers("lambdas", lambdas, "lambda_n")
-    halting_probs = finite_numbers("halting_probs", halting_probs, "p_n")
-    if len(halting_probs) != len(lambdas):
-        raise ValueError(f"halting_probs must hold one p_n per lambda_n ({len(lambdas)}), got {len(halting_probs)}")
-    steps = list(range(1, len(lambdas) + 1))
-    still_running = [1.0]
-    for lam in lambdas[:-1]:
-        still_running.append(still_running[-1] * (1.0 - lam))
-    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 3.8))
-    width = 0.38
-    ax.bar(
-        [n - width / 2 for n in steps],
-        lambdas[:-1] + [1.0],
-        width,
-        color="#bbbbbb",
-        label=r"$\lambda_n$: halt now, if still running",
-    )
-    ax.bar(
-        [n + width / 2 for n in steps],
-        halting_probs,
-        width,
-        color=style.color("pondernet"),
-        label=r"$p_n$: halt at step $n$",
-    )
-    ax.plot(steps, still_running, "k.--", label=r"$\prod_{j<n}(1-\lambda_j)$: still running")
-    _steps_axis(ax, len(steps))
-    ax.set_xticks(steps)
-    ax.set_ylabel("probability")
-    ax.set_ylim(0, 1.05)
-    ax.set_title("From conditional $\\lambda_n$ to the halting distribution $p_n$")
-    style.legend_below(fig, ax, ncol=2)
-    return fig
-
-
-@style.book_figure
-def plot_halting_vs_prior(
-    halting_probs: Mapping[str, Sequence[float]] | Sequence[float],
-    prior: Sequence[float],
-    lambda_p: float,
-    title: str | None = None,
-) -> Figure:
-    """Learned halting distributions (mean ``p_n`` over a test set) beside the geometric prior.
-
-    Two panels with shared axes: left the truncated prior ``p_G(lambda_p)``, right the learned
-    distribution(s) with the prior's outline over them. Means ``E[n]`` are given in the legend.
-
-    Args:
-        halting_probs: one distribution of length ``N``, or ``label -> distribution``; the first
-            label is drawn as bars, the others as lines.
-        prior: ``p_G(n)``, length ``N``.
-    """
-    check_lambda_p(lambda_p)
-    prior = finite_numbers("prior", prior, "p_G(n)")
-    names = {}
-    if not isinstance(halting_probs, Mapping):
-        halting_probs, names = {"PonderNet": halting_probs}, {"PonderNet": "halting_probs"}
-    check_not_empty("halting_probs", halting_probs, "distribution")
-    for label, dist in halting_probs.items():
-        name = names.get(label, f"halting_probs[{label!r}]")
-        if len(finite_numbers(name, dist, "p_n")) != len(prior):
-            raise ValueError(f"{name} must hold one p_n per step of prior ({len(prior)}), got {len(dist)}")
-    steps = list(range(1, len(prior) + 1))
-
-    def mean(dist: Sequence[float]) -> float:
-        return sum(n * float(p) for n, p in zip(steps, dist))
-
-    fig, (ax_prior, ax_learned) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8), sharey=True)
-    ax_prior.bar(steps, prior, color=style.PRIOR_COLOR, label=f"prior $p_G$, mean {mean(prior):.2f}")
-    ax_prior.set_title(f"prior $p_G(\\lambda_p={lambda_p:g})$")
-    ax_prior.set_ylabel("halting probability")
-    for index, (label, dist) in enumerate(halting_probs.items()):
-        dist = [float(v) for v in dist]
-        text = f"{label}, mean {mean(dist):.2f}"
-        if index == 0:
-            ax_learned.bar(steps, dist, color=style.color("pondernet"), alpha=0.85, label=text)
-        else:
-            ax_learned.plot(steps, dist, "o-", color="k", ms=3, lw=1.2, label=text)
-    ax_learned.step(steps, prior, where="mid", color=style.PRIOR_COLOR, lw=1.2, label="prior's outline")
-    ax_learned.set_title("learned: mean $p_n$")
-    for ax in (ax_prior, ax_learned):
-        _steps_axis(ax, len(steps))
-    ax_prior.set_ylim(0, max(max(prior), *(max(float(v) for v in d) for d in halting_probs.values())) * 1.15)
-    style.legend_below(fig, ncol=2)
-    fig.suptitle(title or f"Halting distribution against the prior, $\\lambda_p = {lambda_p:g}$")
-    return fig
+from ponderlib.figures.pondernet_halting import plot_halting_tails as plot_halting_tails
+from ponderlib.figures.pondernet_halting import plot_halting_vs_prior as plot_halting_vs_prior
+from ponderlib.figures.pondernet_halting import plot_lambdas_to_halting as plot_lambdas_to_halting
 
 
 def _seed_lines(
@@ -156,11 +40,8 @@ def _seed_lines(
         for index, run in enumerate(seed_runs):
             check_finite(f"{name}[{value!r}][{index}].{attribute}", getattr(run, attribute, None))
     table = torch.tensor([[float(getattr(run, attribute)) for run in runs[value][:seeds]] for value in values])  # (V, S)
-    if seeds > 1:
-        for shade, seed_values in zip(style.seed_colors(method, seeds), table.T):
-            ax.plot(values, seed_values.tolist(), "-", color=shade, lw=0.7, alpha=0.6)
-    ax.plot(values, table.mean(dim=1).tolist(), "o-", color=style.color(method), lw=2.2, ms=4,
-            label=f"{label}: {_seeds_label(seeds)}" if label else None)
+    style.seed_lines(ax, values, table.T, method, {"lw": 0.7, "alpha": 0.6}, {"lw": 2.2, "ms": 4}, seed_fmt="-",
+                     mean_fmt="o-", mean_label=f"{label}: {style.mean_of_seeds(seeds)}" if label else None)
 
 
 @style.book_figure
@@ -218,8 +99,8 @@ def plot_lambda_robustness(
     check_fraction("solved", solved)
     if set(prior_means) != set(runs):
         raise ValueError(f"prior_means must hold the lambda_p of runs, {sorted(runs)}; got {sorted(prior_means)}")
-    for value, mean in prior_means.items():
-        check_positive(f"prior_means[{value!r}]", mean)
+    for value, prior in prior_means.items():
+        check_positive(f"prior_means[{value!r}]", prior)
     values = list(runs)
     fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8), sharex=True)
     _seed_lines(ax_acc, runs, "accuracy", "pondernet", style.label("pondernet"))
@@ -289,20 +170,10 @@ def plot_seeds_by_difficulty(
                                  f"{difficulty}; got {curve[0]}")
         accuracy = torch.stack([curve[1] for curve in curves])  # (S, D)
         steps = torch.stack([curve[2] for curve in curves])  # (S, D)
-        shades = style.seed_colors(method, len(runs))
         for ax, values in ((ax_acc, accuracy), (ax_steps, steps)):
-            if len(runs) > 1:
-                for shade, seed_values in zip(shades, values):
-                    ax.plot(difficulty, seed_values.tolist(), line_style, color=shade, lw=0.7, alpha=0.6)
-            ax.plot(
-                difficulty,
-                values.mean(dim=0).tolist(),
-                "o" + line_style,
-                color=style.color(method),
-                lw=2.2,
-                ms=4,
-                label=f"{label} ({_seeds_label(len(runs))})",
-            )
+            style.seed_lines(ax, difficulty, values, method, {"lw": 0.7, "alpha": 0.6}, {"lw": 2.2, "ms": 4},
+                             seed_fmt=line_style, mean_fmt="o" + line_style,
+                             mean_label=f"{label} ({style.mean_of_seeds(len(runs))})")
     ax_acc.set_ylabel("accuracy")
     ax_acc.axhline(0.5, color="#999999", lw=0.8)
     ax_steps.set_ylabel("ponder steps, $E[n]$ or $N(t)$")
@@ -347,8 +218,8 @@ def plot_extrapolation_curves(groups: Mapping[str, Sequence[object]], methods: M
             ax.plot(curve.updates, curve.accuracy, ":", color=shade, lw=0.8, alpha=0.8)
         updates = curves[0].updates
         if all(curve.updates == updates for curve in curves):
-            mean = [sum(values) / len(values) for values in zip(*(curve.extrapolation for curve in curves))]
-            ax.plot(updates, mean, "-", color=style.color(methods[label]), lw=2.2, label="beyond the trained range, mean")
+            beyond = [mean(values) for values in zip(*(curve.extrapolation for curve in curves))]
+            ax.plot(updates, beyond, "-", color=style.color(methods[label]), lw=2.2, label="beyond the trained range, mean")
         ax.plot([], [], ":", color="#555555", lw=0.8, label="inside the trained range, each seed")
         ax.plot([], [], "-", color="#555555", lw=0.8, label="beyond it, each seed")
         ax.axhline(0.5, color="#999999", lw=0.8)
@@ -405,7 +276,7 @@ def plot_thinking_time_by_setting(
             values = [float(getattr(run, attribute)) for run in groups[label]]
             offsets = [0.0] if len(values) == 1 else [0.24 * (i / (len(values) - 1) - 0.5) for i in range(len(values))]
             ax.plot(values, [y + o for o in offsets], "o", color=style.color("pondernet"), ms=4, alpha=0.7)
-            ax.plot([sum(values) / len(values)] * 2, [y - 0.3, y + 0.3], "-", color="k", lw=2)
+            ax.plot([mean(values)] * 2, [y - 0.3, y + 0.3], "-", color="k", lw=2)
         ax.axvline(prior_mean, color=style.PRIOR_COLOR, ls="--", lw=1.2)
         if paper is not None:
             ax.axvline(paper, color="#b2182b", ls=":", lw=1.4)
@@ -424,37 +295,3 @@ def plot_thinking_time_by_setting(
     fig.suptitle(title or "Thinking time, one setting changed at a time")
     return fig
 
-
-@style.book_figure
-def plot_halting_tails(runs: Mapping[float, Sequence[object]], title: str = "") -> Figure:
-    """Learned halting distributions on a log scale, one line per ``lambda_p`` (the mean ``p_n`` over seeds),
-    each with the prior's decay ``(1 - lambda_p)^(n - m)`` drawn dashed from its most likely step ``m``: where
-    the steps' losses tie, the loss is least with ``p_n`` in the prior's proportions, and the two run
-    parallel.
-
-    Args:
-        runs: ``lambda_p`` -> its runs, one per seed, each a
-            :class:`~ponderlib.experiments.parity.HaltingSummary` of one length; at least one.
-    """
-    from ponderlib.experiments.parity import TAIL_FLOOR, check_halting_runs
-
-    check_halting_runs(runs)
-    fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 4.0))
-    shades = style.seed_colors("pondernet", len(runs))
-    for shade, (value, seeds) in zip(shades, runs.items()):
-        mean = torch.stack([h.halting_probs for h in seeds]).mean(dim=0)  # (N,)
-        steps = [n for n in range(1, len(mean) + 1) if mean[n - 1] >= TAIL_FLOOR]
-        ax.plot(steps, [float(mean[n - 1]) for n in steps], "o-", color=shade, ms=3, lw=1.4,
-                label=f"$\\lambda_p = {value:g}$ ({_seeds_label(len(seeds))})")
-        mode = int(mean.argmax()) + 1
-        tail = [n for n in range(mode, len(mean)) if float(mean[mode - 1]) * (1 - value) ** (n - mode) >= TAIL_FLOOR]
-        ax.plot(tail, [float(mean[mode - 1]) * (1 - value) ** (n - mode) for n in tail], "--", color=shade, lw=1)
-    ax.plot([], [], "--", color="#555555", lw=1, label="the prior's decay from the peak $m$")
-    ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))  # 0.01, not a small 10^-2 exponent
-    ax.yaxis.set_minor_formatter(NullFormatter())
-    ax.set_ylabel("halting probability $p_n$ (log scale)")
-    _steps_axis(ax, len(next(iter(runs.values()))[0].halting_probs))
-    style.legend_below(fig, ax, ncol=2)
-    ax.set_title(title or "The learned tail falls at the prior's rate")
-    return fig

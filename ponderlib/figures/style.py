@@ -3,7 +3,8 @@
 A figure takes the method it draws explicitly (``"act"``, ``"act-deep-start"`` (ACT whose halting unit
 starts at a bias of -3, chapter 4), ``"pondernet"``, ``"fixed"``, or a decoder of
 :data:`ponderlib.mechanisms.pointer.DECODERS`) and asks :func:`color` and :func:`label`; nothing parses a
-colour out of a display label.
+colour out of a display label. Runs over seeds are drawn the same way everywhere: a shade of the method's
+hue per seed and their mean in its colour (:func:`seed_lines`, :func:`mean_of_seeds`).
 """
 
 from __future__ import annotations
@@ -156,6 +157,39 @@ def seed_colors(method: str, n: int) -> list[str]:
     hue, _, saturation = colorsys.rgb_to_hls(*matplotlib.colors.to_rgb(color(method)))
     lightness = [0.25 + 0.45 * i / max(n - 1, 1) for i in range(n)] if n > 1 else [0.4]
     return [matplotlib.colors.to_hex(colorsys.hls_to_rgb(hue, level, saturation)) for level in lightness]
+
+
+def mean_of_seeds(seeds: int) -> str:
+    """The legend's words for a line over ``seeds`` seeds: ``"one seed"`` or ``"mean of 3 seeds"``.
+
+    >>> mean_of_seeds(1), mean_of_seeds(3)
+    ('one seed', 'mean of 3 seeds')
+    """
+    return "one seed" if seeds == 1 else f"mean of {seeds} seeds"
+
+
+def seed_lines(
+    ax, x, rows, method: str, seed_style: dict, mean_style: dict, *, seed_fmt: str = "", mean_fmt: str = "",
+    seed_labels=None, mean_label: str | None = None, single: str = "mean",
+) -> None:
+    """Every seed's line and their mean on ``ax``: each row of ``rows`` (``(S, X)``, a tensor or an array, a
+    row per seed) against ``x`` in its own shade of ``method``'s hue (:func:`seed_colors`), then the mean
+    over the seeds in ``method``'s colour.
+
+    ``seed_style`` and ``mean_style`` are the two kinds of line's matplotlib keywords (a colour in
+    ``seed_style`` replaces the shades), ``seed_fmt`` and ``mean_fmt`` their format strings (``"o-"``);
+    ``seed_labels`` a legend entry per seed (None: none), ``mean_label`` the mean's. One seed is drawn as
+    ``single`` says: as a seed's line (``"seed"``), as the mean's (``"mean"``, the default) or as both.
+    """
+    count = len(rows)
+    if count > 1 or single in ("seed", "both"):
+        labels = [None] * count if seed_labels is None else seed_labels
+        for row, label, shade in zip(rows, labels, seed_colors(method, count)):
+            keywords = {"color": shade, **seed_style, **({} if label is None else {"label": label})}
+            ax.plot(x, [float(v) for v in row], *([seed_fmt] if seed_fmt else []), **keywords)
+    if count > 1 or single in ("mean", "both"):
+        keywords = {"color": color(method), **mean_style, **({} if mean_label is None else {"label": mean_label})}
+        ax.plot(x, [float(v) for v in rows.mean(0)], *([mean_fmt] if mean_fmt else []), **keywords)
 
 
 def integer_ticks(axis) -> None:

@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter, NullLocator
 
+from ponderlib.core.stats import mean
 from ponderlib.figures import style
 from ponderlib.sweep import run_metrics
 from ponderlib.sweep.results import check_record
@@ -132,7 +133,7 @@ def plot_sweep(
         label = "one seed" if per_x == 1 else f"each seed (dots), mean of {per_x} seeds (line)"
         ax.plot(
             xs,
-            [sum(y for _, y in by_x[v]) / len(by_x[v]) for v in xs],
+            [mean([y for _, y in by_x[v]]) for v in xs],
             "o-",
             color=style.color(method),
             ms=5,

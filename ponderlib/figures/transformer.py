@@ -137,7 +137,7 @@ def plot_depth_evidence(runs: Mapping[str, Sequence[Mapping]], title: str = "") 
 def seeds_label(method: str, seeds: int) -> str:
     """A method's legend entry for the mean over ``seeds`` seeds: ``"ACT (mean of 3 seeds)"``, or
     ``"ACT (one seed)"`` when there is one."""
-    return f"{style.label(method)} (one seed)" if seeds == 1 else f"{style.label(method)} (mean of {seeds} seeds)"
+    return f"{style.label(method)} ({style.mean_of_seeds(seeds)})"
 
 
 @style.book_figure
@@ -146,20 +146,10 @@ def _plot_depth_tables(runs: Mapping[str, Sequence[Mapping[int, Sequence[float]]
     fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
     for method, tables in runs.items():
         depths = sorted(set.intersection(*(set(table) for table in tables)))
-        shades = style.seed_colors(method, len(tables))
         for index, ax in enumerate((ax_acc, ax_steps)):
             curves = np.array([[table[d][index] for d in depths] for table in tables])
-            if len(tables) > 1:
-                for curve, shade in zip(curves, shades):
-                    ax.plot(depths, curve, color=shade, lw=0.9, alpha=0.8)
-            ax.plot(
-                depths,
-                curves.mean(axis=0),
-                "o-",
-                color=style.color(method),
-                lw=2.4,
-                label=seeds_label(method, len(tables)),
-            )
+            style.seed_lines(ax, depths, curves, method, {"lw": 0.9, "alpha": 0.8}, {"lw": 2.4}, mean_fmt="o-",
+                             mean_label=seeds_label(method, len(tables)))
     for ax in (ax_acc, ax_steps):
         ax.set_xlabel("required depth (hops)")
         style.integer_ticks(ax.xaxis)
@@ -321,12 +311,10 @@ def plot_curves(summaries: Mapping[str, Sequence[Mapping]], title: str = "") -> 
     fig, axes = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.6))
     for method, runs in summaries.items():
         updates = runs[0]["curve"]["update"]
-        shades = style.seed_colors(method, len(runs))
         for ax, name in zip(axes, ("accuracy", "ponder_steps")):
             curves = np.array([run["curve"][name] for run in runs], dtype=float)
-            for curve, shade in zip(curves, shades):
-                ax.plot(updates, curve, color=shade, lw=0.7, alpha=0.6)
-            ax.plot(updates, curves.mean(axis=0), color=style.color(method), lw=2.2, label=seeds_label(method, len(runs)))
+            style.seed_lines(ax, updates, curves, method, {"lw": 0.7, "alpha": 0.6}, {"lw": 2.2},
+                             mean_label=seeds_label(method, len(runs)), single="both")
     axes[0].set_ylabel("held-out accuracy")
     axes[1].set_ylabel("ponder steps per position")
     for ax in axes:

@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Sequence
 
-from ponderlib.core.validation import check_fraction, check_int, ensure_type, short
+from ponderlib.core.validation import check_fraction, ensure_type, short
 from ponderlib.experiments.act import SeedCurves, TauEvidence
-from ponderlib.presentation.tables import MAX_DIGITS, markdown_table, mean_sd
-
-
-def signed(r: float, digits: int = 2) -> str:
-    """A correlation with its sign, ``"+0.24"``, or ``"undefined (constant N)"`` for NaN (the ponder steps
-    did not vary, so ``r`` has no value).
-
-    >>> signed(0.2393), signed(-0.5, 3), signed(float("nan"))
-    ('+0.24', '-0.500', 'undefined (constant N)')
-    """
-    check_int("digits", digits, minimum=0, maximum=MAX_DIGITS)
-    if isinstance(r, bool) or not isinstance(r, numbers.Real):
-        raise TypeError(f"r must be a number (a correlation, NaN where undefined), got {type(r).__name__}")
-    if not math.isnan(r) and not -1.0 - 1e-9 <= r <= 1.0 + 1e-9:  # a float's rounding may pass 1 by a hair
-        raise ValueError(f"r must be a correlation in [-1, 1] (NaN where undefined), got {r!r}")
-    return "undefined (constant N)" if math.isnan(r) else f"{r:+.{digits}f}"
+from ponderlib.presentation.tables import correlation_range, markdown_table, mean_sd, signed
 
 
 def seed_table(curves: SeedCurves, accuracy: Sequence[float]) -> str:
@@ -65,11 +48,9 @@ def tau_evidence_table(evidence, minimum_slope: float, last_updates: int) -> str
     seeds = len(evidence.seeds)
     rows = []
     for i, tau in enumerate(evidence.taus):
-        r = [value for value in evidence.correlation[i].tolist() if not math.isnan(value)]
         rows.append([f"{tau:g}", mean_sd((100.0 * evidence.error[i]).tolist(), 1), mean_sd(evidence.ponder_steps[i].tolist()),
                      mean_sd(slopes[i].tolist(), 3), f"{evidence.growing(minimum_slope)[i]} of {seeds}",
-                     f"{signed(min(r))} to {signed(max(r))}" if r else "undefined (constant $N$)",
-                     f"{100.0 * float(gain[i].max()):.1f}"])
+                     correlation_range(evidence.correlation[i].tolist(), "$N$"), f"{100.0 * float(gain[i].max()):.1f}"])
     header = ["$\\tau$", "error (%)", "ponder time $N(t)$", "slope (steps per entry)",
               f"seeds with slope ≥ {minimum_slope:g}", "r(entries, $N$)",
               f"largest rise of accuracy over the last {last_updates:,} updates (points)"]

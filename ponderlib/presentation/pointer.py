@@ -11,12 +11,13 @@ from typing import Any
 
 from ponderlib.core.records import summary_value
 from ponderlib.core.validation import check_not_empty, short
-from ponderlib.experiments.pointer import mean_and_half_range, updates_to_reach
+from ponderlib.experiments.pointer import HULL_METRICS, mean_and_half_range, updates_to_reach
 from ponderlib.figures import style
 from ponderlib.presentation.tables import finite, markdown_table, require_groups
 
-HULL_METRICS = ("accuracy", "area_coverage", "invalid")
-"""The per-point-count metrics a hull table reads, each ``{n: [one value per seed]}``."""
+HULL_TABLE_METRICS = tuple(name for name in HULL_METRICS if name != "polygon_accuracy")
+"""The metrics of :data:`~ponderlib.experiments.pointer.HULL_METRICS` every hull table reads, each ``{n: [one
+value per seed]}`` (:func:`hull_polygon_table` reads ``polygon_accuracy`` too)."""
 
 PAPER_HULLS = {
     "Vinyals et al. 2015, Table 1 (trained on 5-50)": {5: 0.920, 10: 0.870},
@@ -137,7 +138,7 @@ def _check_hull_metrics(
     metrics: Mapping[str, Mapping[int, Sequence[float]]], point_counts: Sequence[int], more: Sequence[str] = ()
 ) -> None:
     check_not_empty("point_counts", point_counts, "point count")
-    names = (*more, *HULL_METRICS)
+    names = (*more, *HULL_TABLE_METRICS)
     missing = [name for name in names if name not in metrics]
     if missing:
         raise ValueError(f"metrics must hold {', '.join(names)}; {', '.join(missing)} missing")
@@ -178,7 +179,7 @@ def hull_table(
 ) -> str:
     """Hull accuracy per seed and its mean, mean area coverage and mean fraction of invalid outputs, one
     row per point count (``point_counts``; above ``trained_max`` marked "longer than trained").
-    ``metrics``: :data:`HULL_METRICS` -> {point count: one fraction per seed}, as
+    ``metrics``: :data:`HULL_TABLE_METRICS` -> {point count: one fraction per seed}, as
     :func:`ponderlib.experiments.pointer.metric_by_points` gives them."""
     _check_hull_metrics(metrics, point_counts)
     rows = []

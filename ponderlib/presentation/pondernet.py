@@ -5,11 +5,10 @@
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Mapping, Sequence
 
-from ponderlib.core.records import run_summary, summary_value
+from ponderlib.core.records import RunSummary, summary_value
 from ponderlib.core.validation import (
     MAX_LENGTH,
     check_fraction,
@@ -21,7 +20,7 @@ from ponderlib.core.validation import (
 from ponderlib.experiments.parity import HaltingSummary, check_halting_runs, distribution_mean, mean_of
 from ponderlib.experiments.pondernet import PRIOR_TRUNCATIONS, DifficultySummary, ExtrapolationCurve, prior_mean
 from ponderlib.mechanisms.halting import expected_ponder_steps, geometric_prior
-from ponderlib.presentation.tables import markdown_table, mean_range, require_groups
+from ponderlib.presentation.tables import correlation_range, markdown_table, mean_range, require_groups
 
 SOLVED = 0.95
 """Accuracy on the trained range from which a run "solves the task" (every table and verdict of chapter 2)."""
@@ -41,17 +40,6 @@ def prior_table(lambda_ps: Sequence[float], max_ponder_steps: int) -> str:
     header = ["$\\lambda_p$", "truncation", "$p_G(1)$", f"$p_G({max_ponder_steps})$", "most likely step",
               "mean $\\mathbb E[n]$", "closed form"]
     return markdown_table(header, rows, align="llrrrrr")
-
-
-def _trend_range(trends: Sequence[float]) -> str:
-    """``"-0.20 to +0.50"``, the range of ``r`` over the seeds where it is defined; a seed whose ``E[n]`` is the
-    same at every difficulty has no correlation (NaN), said in words: ``"undefined (constant E[n])"`` for all."""
-    defined = [r for r in trends if not math.isnan(r)]
-    if not defined:
-        return "undefined (constant $\\mathbb E[n]$)"
-    text = f"{min(defined):+.2f} to {max(defined):+.2f}"
-    undefined = len(trends) - len(defined)
-    return text if not undefined else f"{text}; undefined in {undefined} of {len(trends)} (constant $\\mathbb E[n]$)"
 
 
 def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: int) -> str:
@@ -76,7 +64,7 @@ def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: 
         falls = sum(m.trend < 0 for m in seeds)
         rows.append([label, f"{mean_of(seeds, 'accuracy'):.3f} ({min(m.accuracy for m in seeds):.3f})",
                      f"{mean_of(seeds, 'easiest_expected'):.2f} → {mean_of(seeds, 'hardest_expected'):.2f}",
-                     f"{falls} of {len(seeds)}", _trend_range([m.trend for m in seeds]),
+                     f"{falls} of {len(seeds)}", correlation_range([m.trend for m in seeds], "$\\mathbb E[n]$", count_undefined=True),
                      f"{mean_of(seeds, 'ponder_steps'):.2f}"])
     header = ["setting", f"accuracy 1..{trained_max} (lowest seed)", f"$\\mathbb E[n]$ at 1 → {trained_max}",
               "seeds where $\\mathbb E[n]$ falls", "$r$(difficulty, $\\mathbb E[n]$)", "ponder steps per input"]
@@ -179,7 +167,7 @@ def extrapolation_table(groups: Mapping[str, Sequence[object]]) -> str:
     require_groups("groups", groups)
     rows = []
     for label, runs in groups.items():
-        measured = [(run_summary(run), DifficultySummary.of(run), ExtrapolationCurve.of(run)) for run in runs]
+        measured = [(RunSummary.of(run), DifficultySummary.of(run), ExtrapolationCurve.of(run)) for run in runs]
         for summary, m, curve in measured:
             best, at = curve.best
             rows.append([label, summary_value(summary_value(summary, "config"), "seed", "run's config"), f"{m.accuracy:.3f}", f"{m.extrapolation:.3f}",
@@ -189,7 +177,7 @@ def extrapolation_table(groups: Mapping[str, Sequence[object]]) -> str:
         best_mean = statistics.mean([curve.best[0] for _, _, curve in measured])
         rows.append([f"**{label}: mean**", "", f"**{means[0]:.3f}**", f"**{means[1]:.3f}**", f"**{best_mean:.3f}**",
                      f"**{means[2]:.2f}**", f"**{means[3]:.2f}**"])
-    config = summary_value(run_summary(next(iter(groups.values()))[0]), "config")
+    config = summary_value(RunSummary.of(next(iter(groups.values()))[0]), "config")
     k, n = summary_value(config, "max_nonzero", "run's config"), summary_value(config, "n_elems", "run's config")
     return markdown_table(
         ["model", "seed", f"accuracy, 1..{k}", f"accuracy, {k + 1}..{n}", f"best on {k + 1}..{n} (update)",

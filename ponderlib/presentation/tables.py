@@ -2,17 +2,21 @@
 
 :func:`markdown_table` builds a GitHub-style table; :func:`show` wraps Markdown for display. The book's
 configuration asks MyST-NB to parse generated Markdown as MyST (``nb_render_markdown_format``), so
-``$...$`` in a generated cell is math and a table is a table.
+``$...$`` in a generated cell is math and a table is a table. Every chapter's tables write numbers over
+seeds with the helpers here: a mean and its spread (:func:`mean_range`, :func:`range_mean`,
+:func:`mean_sd`), a correlation (:func:`signed`, :func:`correlation_range`).
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping, Sequence
 
 from IPython.display import Markdown
 
 from ponderlib.core.records import finite_numbers
+from ponderlib.core.stats import mean
 from ponderlib.core.validation import check_groups, check_int, check_not_empty, ensure_type, short
 from ponderlib.sweep.evidence import Evidence
 
@@ -75,6 +79,16 @@ def listed(values: Sequence[str]) -> str:
     return f"{', '.join(values[:-1])} and {values[-1]}"
 
 
+def min_to_max(values: Sequence[float], digits: int = 2) -> str:
+    """``"min to max"`` of ``values``, each to ``digits`` decimals: the spread the tables write of numbers over
+    seeds (:func:`mean_range`, :func:`range_mean`; a correlation's, with its sign: :func:`correlation_range`).
+
+    >>> min_to_max([0.5, 0.25, 1.0])
+    '0.25 to 1.00'
+    """
+    return f"{min(values):.{digits}f} to {max(values):.{digits}f}"
+
+
 def mean_range(values: Sequence[float], digits: int = 2) -> str:
     """``"mean (min to max)"`` over seeds.
 
@@ -82,7 +96,7 @@ def mean_range(values: Sequence[float], digits: int = 2) -> str:
     '3.00 (1.00 to 6.00)'
     """
     values = finite(values, digits=digits)
-    return f"{sum(values) / len(values):.{digits}f} ({min(values):.{digits}f} to {max(values):.{digits}f})"
+    return f"{mean(values):.{digits}f} ({min_to_max(values, digits)})"
 
 
 def range_mean(values: Sequence[float], digits: int = 2) -> str:
@@ -92,7 +106,7 @@ def range_mean(values: Sequence[float], digits: int = 2) -> str:
     '0.25 to 1.00 (mean 0.58)'
     """
     values = finite(values, digits=digits)
-    return f"{min(values):.{digits}f} to {max(values):.{digits}f} (mean {sum(values) / len(values):.{digits}f})"
+    return f"{min_to_max(values, digits)} (mean {mean(values):.{digits}f})"
 
 
 def mean_sd(values: Sequence[float], digits: int = 2) -> str:
@@ -102,14 +116,48 @@ def mean_sd(values: Sequence[float], digits: int = 2) -> str:
     ('2.0 ± 1.4', '2.00')
     """
     values = finite(values, digits=digits)
-    mean = sum(values) / len(values)
+    average = mean(values)
     if len(values) == 1:
-        return f"{mean:.{digits}f}"
+        return f"{average:.{digits}f}"
     try:
-        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+        sd = math.sqrt(sum((v - average) ** 2 for v in values) / (len(values) - 1))
     except OverflowError:
         raise ValueError(f"values must spread less than a float's range (their variance overflows), got {short(repr(values))}") from None
-    return f"{mean:.{digits}f} ± {sd:.{digits}f}"
+    return f"{average:.{digits}f} ± {sd:.{digits}f}"
+
+
+def signed(r: float, digits: int = 2) -> str:
+    """A correlation with its sign, ``"+0.24"``, or ``"undefined (constant N)"`` for NaN (the ponder steps
+    did not vary, so ``r`` has no value).
+
+    >>> signed(0.2393), signed(-0.5, 3), signed(float("nan"))
+    ('+0.24', '-0.500', 'undefined (constant N)')
+    """
+    check_int("digits", digits, minimum=0, maximum=MAX_DIGITS)
+    if isinstance(r, bool) or not isinstance(r, numbers.Real):
+        raise TypeError(f"r must be a number (a correlation, NaN where undefined), got {type(r).__name__}")
+    if not math.isnan(r) and not -1.0 - 1e-9 <= r <= 1.0 + 1e-9:  # a float's rounding may pass 1 by a hair
+        raise ValueError(f"r must be a correlation in [-1, 1] (NaN where undefined), got {r!r}")
+    return "undefined (constant N)" if math.isnan(r) else f"{r:+.{digits}f}"
+
+
+def correlation_range(rs: Sequence[float], constant: str, count_undefined: bool = False) -> str:
+    """The range of a correlation ``r`` over seeds, ``"-0.20 to +0.50"`` (:func:`signed`, two decimals), over the
+    seeds where it is defined: a seed whose ``constant`` (the ponder steps) did not vary has none (NaN), said
+    in words, ``"undefined (constant ...)"``, where no seed has one; with ``count_undefined``, how many seeds
+    have none follows the range.
+
+    >>> correlation_range([0.5, float("nan"), -0.2], "$N$"), correlation_range([float("nan")], "$N$")
+    ('-0.20 to +0.50', 'undefined (constant $N$)')
+    >>> correlation_range([0.5, float("nan")], "$N$", count_undefined=True)
+    '+0.50 to +0.50; undefined in 1 of 2 (constant $N$)'
+    """
+    defined = [r for r in rs if not math.isnan(r)]
+    if not defined:
+        return f"undefined (constant {constant})"
+    text = f"{signed(min(defined))} to {signed(max(defined))}"
+    undefined = len(rs) - len(defined)
+    return f"{text}; undefined in {undefined} of {len(rs)} (constant {constant})" if count_undefined and undefined else text
 
 
 def finite(values: Sequence[float], name: str = "values", digits: int | None = None) -> list[float]:

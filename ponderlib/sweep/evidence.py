@@ -34,9 +34,9 @@ import numpy
 
 from ponderlib.core.records import summary_number, summary_value
 from ponderlib.core.validation import check_int, ensure_path, short
-from ponderlib.sweep.presets import PRESETS, Preset
+from ponderlib.sweep.presets import PRESETS
 from ponderlib.sweep.results import load_results
-from ponderlib.sweep.spec import make_spec
+from ponderlib.sweep.spec import Preset, make_spec
 
 EVIDENCE_VARIABLE = "PONDERLIB_EVIDENCE"
 """The environment variable naming the evidence folder (default: ``evidence/`` beside the package)."""
@@ -165,7 +165,7 @@ class Evidence:
 
     Attributes:
         name: the preset's name.
-        preset: the :class:`~ponderlib.sweep.presets.Preset` itself.
+        preset: the :class:`~ponderlib.sweep.spec.Preset` itself.
         records: the results file's records (task, point, seed, config, summary, source), as written.
     """
 

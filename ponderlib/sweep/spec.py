@@ -1,4 +1,5 @@
-"""What a sweep trains, checked before anything runs: the spec, its plan of runs, and spec files.
+"""What a sweep trains, checked before anything runs: the spec, its plan of runs, a named sweep
+(:class:`Preset`), and spec files.
 
 A sweep is a task of :data:`~ponderlib.tasks.registry.TASKS`, a **grid** (``{field: [values]}``: every
 combination is a grid point), the **fixed** fields every run shares (``{field: value}``) and the
@@ -18,7 +19,7 @@ import re
 import stat
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +187,68 @@ def _plan(
                 raise ValueError(f"grid point {short(repr(point))}: {short(str(exc), 300)}") from None
             runs.append(Run(point, seed, config, run_key(task, config.to_dict())))
     return tuple(runs)
+
+
+# --- named sweeps ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named sweep (a chapter's live setting over 20 seeds, or a paper's sweep at the paper's scale):
+    what it runs and why, and its task, grid, fixed fields, seeds and budget in training updates
+    (``max_updates``). The book's are :data:`~ponderlib.sweep.presets.PRESETS`."""
+
+    description: str
+    task: str
+    grid: dict[str, list]
+    fixed: dict[str, Any]
+    seeds: list[int]
+    max_updates: int
+
+    @property
+    def runs(self) -> int:
+        """Grid points times seeds."""
+        return math.prod(len(values) for values in self.grid.values()) * len(self.seeds)
+
+    def config(self, seed: int, *, max_updates: int | None = None, device: str | None = None, **point: Any) -> TrainConfig:
+        """The config of this preset's run at the grid point ``point`` (every grid field named, each at one of
+        the grid's values) with ``seed``: what a chapter trains live to be a run of its evidence. It is built
+        as the sweep builds its runs (:func:`make_spec`), so it has the run key the sweep gives that run, and
+        is validated; unlike a sweep's run, it shows its progress bar (``progress`` unset).
+
+        ``max_updates``: another budget in training updates (the preset's when None), which makes it a run
+        of another setting; ``device``: where it trains (None: CUDA if available, else the CPU), which no
+        run key holds.
+
+        Raises:
+            ValueError: ``point`` does not name exactly the grid fields, or a value is not in the grid, or
+                ``seed`` is not an integer in ``[0, SEED_MAX]``, or ``max_updates`` not one >= 1, or
+                ``device`` is not one torch has here.
+        """
+        check_int("seed", seed, minimum=0, maximum=SEED_MAX)
+        self.check_point(point)
+        if max_updates is not None:
+            check_int("max_updates", max_updates, minimum=1)
+        fixed = {**self.fixed, "max_updates": self.max_updates if max_updates is None else max_updates}
+        if device is not None:
+            fixed["device"] = device
+        (run,) = make_spec(self.task, {name: [value] for name, value in point.items()}, [seed], fixed).runs
+        return replace(run.config, progress=None)  # a sweep's runs show no progress bar; a chapter's do
+
+    def check_point(self, point: Mapping[str, Any], of: str = "") -> None:
+        """``ValueError`` unless ``point`` names exactly the grid fields (``of``: more of the message, e.g. the
+        preset's name), each at one of the grid's values."""
+        if set(point) != set(self.grid):
+            raise ValueError(f"point must name the grid fields {sorted(self.grid)}{of}, got {sorted(point)}")
+        for name, value in point.items():
+            if value not in self.grid[name]:
+                raise ValueError(f"{name} must be one of the grid's values {self.grid[name]}{of}, got {value!r}")
+
+    def spec(self) -> SweepSpec:
+        """The preset as a :class:`SweepSpec` (its budget in ``fixed``), not yet checked:
+        :func:`~ponderlib.sweep.runner.sweep` takes its fields and checks them (:func:`make_spec`)."""
+        grid = {name: list(values) for name, values in self.grid.items()}
+        return SweepSpec(self.task, grid, list(self.seeds), {**self.fixed, "max_updates": self.max_updates})
 
 
 # --- spec files ------------------------------------------------------------------------------
