@@ -15,6 +15,7 @@ import torch
 from torch import nn
 
 from ponderlib.cli import _out_of_memory
+from ponderlib.core.records import Curve
 from ponderlib.mechanisms.act import ACT, ACTRNN
 from ponderlib.mechanisms.halting import geometric_prior
 from ponderlib.mechanisms.losses import kl_optimal_halting
@@ -854,16 +855,13 @@ def _fifth_probe_cases():
          ValueError, "^run's curve must have the entry 'update'"),
         ("ExtrapolationCurve-nan", lambda: ExtrapolationCurve.of(
             {"curve": {"update": [1], "accuracy": [NAN], "extrapolation_accuracy": [0.5]}}), ValueError, "^run's curve entry 'accuracy'"),
-        ("still_rising-nan", lambda: pointer_experiments.still_rising({**curve, "accuracy": [NAN, 0.5]}, "accuracy"), ValueError,
+        ("Curve-nan", lambda: Curve.of({**curve, "accuracy": [NAN, 0.5]}).rising_at_end("accuracy"), ValueError,
          r"^curve\['accuracy'\] must hold no NaN"),
-        ("still_rising-none", lambda: pointer_experiments.still_rising(None, "accuracy"), TypeError, "^curve must be a History"),
-        ("still_rising-no-update", lambda: pointer_experiments.still_rising({"accuracy": [0.5]}, "accuracy"), ValueError,
-         "^curve must have the entry 'update'"),
-        ("updates_to_reach-nan", lambda: pointer_experiments.updates_to_reach(curve, "accuracy", NAN), ValueError,
-         "^threshold must be a finite number"),
-        ("updates_to_reach-str", lambda: pointer_experiments.updates_to_reach(curve, "accuracy", "a"), ValueError, "^threshold"),
-        ("gain_since-bool", lambda: pointer_experiments.gain_since(curve, "accuracy", True), ValueError, "^update must be an integer"),
-        ("rising_at_end-str", lambda: pointer_experiments.rising_at_end("ab"), TypeError, "^values must be a collection of evaluations"),
+        ("Curve-none", lambda: Curve.of(None), TypeError, "^curve must be a History"),
+        ("Curve-no-update", lambda: Curve.of({"accuracy": [0.5]}), ValueError, "^curve must have the entry 'update'"),
+        ("Curve.reach-nan", lambda: Curve.of(curve).reach("accuracy", NAN), ValueError, "^threshold must be a finite number"),
+        ("Curve.reach-str", lambda: Curve.of(curve).reach("accuracy", "a"), ValueError, "^threshold"),
+        ("Curve.gain_since-bool", lambda: Curve.of(curve).gain_since("accuracy", True), ValueError, "^update must be an integer"),
         ("mean_of-obj", lambda: mean_of([1], "accuracy"), TypeError, r"^items\[0\] must be a result with the attribute 'accuracy'"),
         ("mean_of-nan", lambda: mean_of([HaltingSummary(NAN, 2.0, halting.halting_probs)], "accuracy"), ValueError,
          "^items' accuracy must hold no NaN"),

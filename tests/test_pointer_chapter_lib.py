@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from ponderlib.core.engine import History
+from ponderlib.core.records import Curve
 from ponderlib.core.seeds import stream_generator
 from ponderlib.experiments import pointer as experiments
 from ponderlib.mechanisms.decoding import beam_search, greedy_decode
@@ -138,61 +139,65 @@ def test_still_rising_compares_the_end_with_the_middle():
     history = History()
     for update, accuracy in zip((50, 100, 150, 200), (0.1, 0.3, 0.2, 0.4)):
         history.record(update, 0.0, 1.0, {"accuracy": accuracy, "area_coverage": 0.9 - accuracy / 10})
-    assert experiments.still_rising(history, "accuracy")  # 0.4 > 0.2, the value at index 4 // 2
-    assert not experiments.still_rising(history, "area_coverage")  # 0.86 < 0.88
+    assert Curve.of(history).rising_at_end("accuracy")  # 0.4 > 0.2, the value at index 4 // 2
+    assert not Curve.of(history).rising_at_end("area_coverage")  # 0.86 < 0.88
     with pytest.raises(ValueError, match="metric"):
-        experiments.still_rising(history, "exact_match")
+        Curve.of(history).rising_at_end("exact_match")
 
 
 def test_updates_to_reach_is_the_first_evaluation_at_the_threshold_live_or_from_evidence():
     history = History()
     for update, exact in zip((500, 1000, 1500, 2000), (0.5, 0.95, 0.90, 0.99)):
         history.record(update, 0.0, 1.0, {"exact_match": exact})
-    assert experiments.updates_to_reach(history, "exact_match", 0.95) == 1000  # reached at 0.95 exactly, not only above
-    assert experiments.updates_to_reach(history, "exact_match", 0.96) == 2000  # the dip at 1,500 does not count
-    assert experiments.updates_to_reach(history, "exact_match", 0.999) is None  # never
+    assert Curve.of(history).reach("exact_match", 0.95) == 1000  # reached at 0.95 exactly, not only above
+    assert Curve.of(history).reach("exact_match", 0.96) == 2000  # the dip at 1,500 does not count
+    assert Curve.of(history).reach("exact_match", 0.999) is None  # never
     summary_curve = {"update": [500, 1000, 1500, 2000], "exact_match": [0.5, 0.95, 0.90, 0.99], "loss": [1, 1, 1, 1]}
-    assert experiments.updates_to_reach(summary_curve, "exact_match", 0.96) == 2000
+    assert Curve.of(summary_curve).reach("exact_match", 0.96) == 2000
     with pytest.raises(ValueError, match="metric must be one the curve recorded .'exact_match', 'loss'.; got 'accuracy'"):
-        experiments.updates_to_reach(summary_curve, "accuracy", 0.9)
+        Curve.of(summary_curve).reach("accuracy", 0.9)
     with pytest.raises(ValueError, match="metric"):
-        experiments.updates_to_reach(summary_curve, "update", 0.9)
+        Curve.of(summary_curve).reach("update", 0.9)
     with pytest.raises(ValueError, match="4 updates but 3 values"):
-        experiments.updates_to_reach({**summary_curve, "exact_match": [0.1, 0.2, 0.3]}, "exact_match", 0.9)
+        Curve.of({**summary_curve, "exact_match": [0.1, 0.2, 0.3]}).reach("exact_match", 0.9)
 
 
 def test_gain_since_is_the_last_value_minus_the_one_at_that_update_live_or_from_evidence():
     history = History()
     for update, accuracy in zip((1000, 2000, 3000, 4000), (0.5, 0.8, 0.85, 0.84)):
         history.record(update, 0.0, 1.0, {"accuracy": accuracy})
-    assert experiments.gain_since(history, "accuracy", 2000) == pytest.approx(0.04)
-    assert experiments.gain_since(history, "accuracy", 3000) == pytest.approx(-0.01)  # a dip at the end: negative
-    assert experiments.gain_since(history, "accuracy", 4000) == 0.0  # the last evaluation against itself
+    assert Curve.of(history).gain_since("accuracy", 2000) == pytest.approx(0.04)
+    assert Curve.of(history).gain_since("accuracy", 3000) == pytest.approx(-0.01)  # a dip at the end: negative
+    assert Curve.of(history).gain_since("accuracy", 4000) == 0.0  # the last evaluation against itself
     curve = {"update": [1000, 2000, 3000, 4000], "accuracy": [0.5, 0.8, 0.85, 0.84]}
-    assert experiments.gain_since(curve, "accuracy", 1000) == pytest.approx(0.34)
+    assert Curve.of(curve).gain_since("accuracy", 1000) == pytest.approx(0.34)
     with pytest.raises(ValueError, match="update must be one the curve evaluated .1000 to 4000.; got 2500"):
-        experiments.gain_since(curve, "accuracy", 2500)
+        Curve.of(curve).gain_since("accuracy", 2500)
     with pytest.raises(ValueError, match="metric must be one the curve recorded"):
-        experiments.gain_since(curve, "exact_match", 2000)
+        Curve.of(curve).gain_since("exact_match", 2000)
+
+
+def rising(values):
+    return Curve.of({"update": list(range(len(values))), "accuracy": list(values)}).rising_at_end("accuracy")
 
 
 def test_rising_at_end_by_hand():
-    assert experiments.rising_at_end([0.1, 0.3, 0.2, 0.4])  # 0.4 > values[2] = 0.2
-    assert not experiments.rising_at_end([0.1, 0.5, 0.5])  # 0.5 is not above values[1] = 0.5
-    assert not experiments.rising_at_end([0.7])  # one evaluation: its own middle
-    assert experiments.rising_at_end((0.1, 0.2, 0.3, 0.35, 0.4, 0.45))  # values[3] = 0.35
-    with pytest.raises(ValueError, match="values"):
-        experiments.rising_at_end([])
+    assert rising([0.1, 0.3, 0.2, 0.4])  # 0.4 > values[2] = 0.2
+    assert not rising([0.1, 0.5, 0.5])  # 0.5 is not above values[1] = 0.5
+    assert not rising([0.7])  # one evaluation: its own middle
+    assert rising((0.1, 0.2, 0.3, 0.35, 0.4, 0.45))  # values[3] = 0.35
+    with pytest.raises(ValueError, match="metric must be one the curve recorded"):
+        rising([])
 
 
 def test_still_rising_reads_a_summarys_curve_as_a_history(hull_run):
     curve = {"update": [50, 100, 150, 200], "loss": [1.0, 0.8, 0.7, 0.6], "accuracy": [0.1, 0.3, 0.2, 0.4]}
-    assert experiments.still_rising(curve, "accuracy") and not experiments.still_rising(curve, "loss")
+    assert Curve.of(curve).rising_at_end("accuracy") and not Curve.of(curve).rising_at_end("loss")
     with pytest.raises(ValueError, match="metric"):
-        experiments.still_rising(curve, "area_coverage")
+        Curve.of(curve).rising_at_end("area_coverage")
     summary = hull_run.summary()  # what the sweep writes as evidence: the same verdict as the live history
     for metric in ("accuracy", "area_coverage"):
-        assert experiments.still_rising(summary["curve"], metric) == experiments.still_rising(hull_run.history, metric)
+        assert summary.curve.rising_at_end(metric) == Curve.of(hull_run.history).rising_at_end(metric)
 
 
 def test_length_evidence_figure_draws_every_seed_and_their_mean():

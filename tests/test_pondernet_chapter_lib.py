@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt
 import pytest
 import torch
 
+from ponderlib.core.records import RunSummary
 from ponderlib.experiments import parity as parity_experiments
 from ponderlib.experiments import pondernet as pondernet_experiments
 from ponderlib.experiments.parity import HaltingSummary
@@ -289,12 +290,12 @@ def test_spike_threshold_separates_a_spike_on_the_cap_from_none():
         pondernet_experiments.spike_threshold(1)
 
 
-def test_first_solved_reads_the_curve_on_the_trained_range():
-    run = _extrapolation_record(0, [1.0, 1.0, 0.5, 0.5], [2.0, 2.0, 2.0, 2.0], [0.5, 0.5, 0.5])
+def test_when_a_run_first_solved_its_trained_range_is_read_off_its_curve():
+    run = RunSummary.of(_extrapolation_record(0, [1.0, 1.0, 0.5, 0.5], [2.0, 2.0, 2.0, 2.0], [0.5, 0.5, 0.5]))
     # the curve on the trained range: 0.6, 0.9, 1.0 at updates 100, 200, 300
-    assert pondernet_experiments.first_solved(run) == 300
-    assert pondernet_experiments.first_solved(run, accuracy=0.5) == 100
-    assert pondernet_experiments.first_solved({**run, "curve": {**run["curve"], "accuracy": [0.1] * 3}}) is None
+    assert run.curve.reach("accuracy", 0.95) == 300
+    assert run.curve.reach("accuracy", 0.5) == 100
+    assert RunSummary.of({**run, "curve": {**run["curve"], "accuracy": [0.1] * 3}}).curve.reach("accuracy", 0.95) is None
 
 
 def test_trend_table_compares_settings_over_their_seeds():

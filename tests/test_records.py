@@ -30,7 +30,7 @@ def test_a_live_history_and_its_json_give_one_curve_to_four_decimals():
     for update, value in [(2, 0.512345), (4, 0.75)]:
         history.record(update, 0.0, 0.1, {"accuracy": value})
     live, stored = Curve.of(history), Curve.of(history.curve())
-    assert live.update == stored.update == (2, 4)
+    assert live.update == stored.update == (2, 4) and "loss" in stored.metrics and "loss" not in live.metrics
     assert live.values("accuracy") == [0.512345, 0.75] and stored.values("accuracy") == [0.5123, 0.75]
     assert live.reach("accuracy", 0.7) == stored.reach("accuracy", 0.7) == 4
 
@@ -45,7 +45,7 @@ def test_a_curve_refuses_what_is_not_one(bad, error, match):
 
 
 def test_a_curve_names_what_it_recorded_when_asked_for_another_metric():
-    with pytest.raises(ValueError, match=r"metric must be one the curve recorded \('exact_match'\); got 'nope'"):
+    with pytest.raises(ValueError, match=r"metric must be one the curve recorded \('loss', 'exact_match'\); got 'nope'"):
         Curve.of(CURVE).reach("nope", 0.5)
     with pytest.raises(ValueError, match="update must be one the curve evaluated"):
         Curve.of(CURVE).gain_since("exact_match", 700)

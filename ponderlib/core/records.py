@@ -43,8 +43,9 @@ def finite_numbers(name: str, values: Any, what: str = "number") -> list[float]:
 
 @dataclass(frozen=True)
 class Curve:
-    """A run's learning curve: at each held-out evaluation, the training updates done (``update``), the
-    mean training loss since the evaluation before (``loss``) and each held-out metric (``metrics``).
+    """A run's learning curve: at each held-out evaluation, the training updates done (``update``), and each
+    series the run recorded there (``metrics``: the mean training loss since the evaluation before,
+    ``loss``, then every held-out metric, in the order recorded).
 
     :meth:`of` reads it from a live run's :class:`~ponderlib.core.engine.History` (its own numbers) or
     from a summary's ``curve`` (rounded to 4 decimals, as results files keep it), so that a live run and
@@ -52,31 +53,30 @@ class Curve:
     """
 
     update: tuple[int, ...]
-    loss: tuple[float | None, ...]
     metrics: Mapping[str, Sequence[float | None]]
 
     @classmethod
     def of(cls, curve: Any) -> Curve:
-        """``curve`` as a :class:`Curve`: itself, a :class:`~ponderlib.core.engine.History`, or a summary's
-        ``curve`` (a mapping of ``update``, ``loss`` and one list per metric); ``TypeError`` otherwise."""
+        """``curve`` as a :class:`Curve`: itself, a :class:`~ponderlib.core.engine.History` (held-out metrics
+        only), or a summary's ``curve`` (a mapping of ``update`` and one list per series); ``TypeError``
+        otherwise."""
         if isinstance(curve, Curve):
             return curve
         if isinstance(curve, Mapping):
             return cls.from_json(curve)
-        if hasattr(curve, "update") and hasattr(curve, "metrics") and hasattr(curve, "loss"):
-            return cls(tuple(curve.update), tuple(curve.loss), dict(curve.metrics))
+        if hasattr(curve, "update") and hasattr(curve, "metrics"):
+            return cls(tuple(curve.update), dict(curve.metrics))
         raise TypeError(f"curve must be a History or a summary's curve (a mapping), got {type(curve).__name__}")
 
     @classmethod
     def from_json(cls, curve: Mapping[str, Any]) -> Curve:
         """A summary's ``curve``; ``ValueError`` naming ``update`` when it has none."""
         updates = summary_value(curve, "update", "curve")
-        metrics = {name: values for name, values in curve.items() if name not in ("update", "loss")}
-        return cls(tuple(updates), tuple(curve.get("loss") or ()), metrics)
+        return cls(tuple(updates), {name: values for name, values in curve.items() if name != "update"})
 
     def to_json(self) -> dict[str, list]:
-        """The curve as a summary holds it (``update``, ``loss``, then each metric)."""
-        return {"update": list(self.update), "loss": list(self.loss), **{k: list(v) for k, v in self.metrics.items()}}
+        """The curve as a summary holds it (``update``, then each series)."""
+        return {"update": list(self.update), **{name: list(values) for name, values in self.metrics.items()}}
 
     def values(self, metric: str) -> list[float]:
         """Held-out ``metric`` at each evaluation; ``ValueError`` naming the metrics recorded when it is not

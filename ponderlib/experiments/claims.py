@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ponderlib.core.records import Curve
 from ponderlib.experiments.confirmation import Claim as Claim
 from ponderlib.experiments.confirmation import ClaimCheck as ClaimCheck
 from ponderlib.experiments.confirmation import LiveClaims
@@ -19,7 +20,6 @@ from ponderlib.experiments.confirmation import claim_ledger as claim_ledger
 from ponderlib.experiments.confirmation import claim_rates as claim_rates
 from ponderlib.experiments.confirmation import confirmation_set as confirmation_set
 from ponderlib.experiments.parity import HaltingSummary, distribution_mean
-from ponderlib.experiments.pointer import still_rising
 from ponderlib.experiments.pondernet import DifficultySummary
 from ponderlib.experiments.settings import DEEP_START
 from ponderlib.experiments.transformer import LEARNT_ACCURACY
@@ -253,7 +253,7 @@ CH3_HULL = LiveClaims(
         "area coverage on 10 points at least 0.95": lambda run: run["area_coverage"]["10"] >= 0.95,
         "area coverage on 20 points (twice the most trained) at least 0.90": lambda run: run["area_coverage"]["20"] >= 0.90,
         "held-out accuracy still rising when the budget ends (last evaluation above the middle one)": (
-            lambda run: still_rising(run["curve"], "accuracy")
+            lambda run: Curve.of(run["curve"]).rising_at_end("accuracy")
         ),
     },
 )

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import torch
 
-from ponderlib.core.engine import History, evaluating
-from ponderlib.core.records import finite_numbers, summary_value
+from ponderlib.core.engine import evaluating
+from ponderlib.core.records import finite_numbers
 from ponderlib.core.seeds import stream_generator
-from ponderlib.core.validation import check_choice, check_finite, check_int, ensure_type
+from ponderlib.core.validation import check_choice, check_int, ensure_type
 from ponderlib.mechanisms.decoding import beam_search, greedy_decode
 from ponderlib.mechanisms.pointer import PointerNetwork
 from ponderlib.tasks.convex_hull import HullMetrics, HullResult
@@ -202,64 +202,3 @@ def metric_by_points(results: Sequence[HullResult], metric: str) -> dict[int, li
         raise ValueError("results must hold at least one run, got none")
     by_points: list[Mapping[int, HullMetrics]] = [result.by_points for result in results]
     return {n: [getattr(run[n], metric) for run in by_points] for n in by_points[0]}
-
-
-def rising_at_end(values: Sequence[float]) -> bool:
-    """Whether a learning curve (one held-out value per evaluation, at least one) was still improving when
-    the budget ended: its last value is above its value halfway through (``values[len(values) // 2]``)."""
-    finite_numbers("values", values, "evaluation")
-    return values[-1] > values[len(values) // 2]
-
-
-def still_rising(curve: History | Mapping[str, Sequence[float]], metric: str) -> bool:
-    """:func:`rising_at_end` of held-out ``metric``, read from a run's :class:`~ponderlib.core.engine.History`
-    or from a learning curve as a run's summary holds it (``summary["curve"]``, :meth:`History.curve`),
-    so that a live run and the committed evidence are judged alike."""
-    return rising_at_end(_curve_values(curve, metric)[1])
-
-
-def _curve_values(curve: History | Mapping[str, Sequence[float]], metric: str) -> tuple[Sequence[int], Sequence[float]]:
-    """The updates of a learning curve and held-out ``metric`` at each, from a
-    :class:`~ponderlib.core.engine.History` or a summary's ``curve`` (``update`` and one list per metric)."""
-    if not isinstance(curve, (History, Mapping)):
-        raise TypeError(f"curve must be a History or a summary's curve (a mapping), got {type(curve).__name__}")
-    updates, metrics = (curve.update, curve.metrics) if isinstance(curve, History) else (summary_value(curve, "update", "curve"), curve)
-    values = metrics.get(metric) if isinstance(metric, str) else None
-    if not values or metric == "update":
-        names = ", ".join(repr(name) for name in metrics if name != "update")
-        raise ValueError(f"metric must be one the curve recorded ({names}); got {metric!r}")
-    if len(values) != len(updates):
-        raise ValueError(f"the curve holds {len(updates)} updates but {len(values)} values of {metric!r}")
-    finite_numbers(f"curve[{metric!r}]", values, "evaluation")
-    return updates, values
-
-
-def gain_since(curve: History | Mapping[str, Sequence[float]], metric: str, update: int) -> float:
-    """How much held-out ``metric`` changed from training update ``update`` (an evaluation of the curve)
-    to the curve's last evaluation: near zero when a run had stopped improving, read from a
-    :class:`~ponderlib.core.engine.History` or from a summary's ``curve``, live runs and evidence alike.
-
-    >>> curve = {"update": [1000, 2000, 3000], "accuracy": [0.8, 0.9, 0.92]}
-    >>> round(gain_since(curve, "accuracy", 2000), 4)
-    0.02
-    """
-    updates, values = _curve_values(curve, metric)
-    check_int("update", update, minimum=0)
-    evaluated = [int(u) for u in updates]
-    if update not in evaluated:
-        raise ValueError(f"update must be one the curve evaluated ({evaluated[0]} to {evaluated[-1]}); got {update}")
-    return values[-1] - values[evaluated.index(update)]
-
-
-def updates_to_reach(curve: History | Mapping[str, Sequence[float]], metric: str, threshold: float) -> int | None:
-    """The first training update at which held-out ``metric`` reached ``threshold`` (at least it), or ``None``
-    when no evaluation did: how fast a run learns, read from a :class:`~ponderlib.core.engine.History` or
-    from a summary's ``curve`` (its ``update`` and one value per evaluation), live runs and evidence alike.
-
-    >>> curve = {"update": [500, 1000, 1500], "exact_match": [0.6, 0.96, 0.9]}
-    >>> updates_to_reach(curve, "exact_match", 0.95)
-    1000
-    """
-    updates, values = _curve_values(curve, metric)
-    check_finite("threshold", threshold)
-    return next((int(update) for update, value in zip(updates, values) if value >= threshold), None)

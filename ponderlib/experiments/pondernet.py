@@ -196,11 +196,3 @@ def spike_threshold(max_ponder_steps: int, iterations: int = 60) -> float:
         middle = (low + high) / 2
         low, high = (middle, high) if (1 - middle) ** (max_ponder_steps - 1) > middle else (low, middle)
     return low
-
-
-def first_solved(run: ParityResult | Mapping[str, Any], accuracy: float = 0.95) -> int | None:
-    """The training update of the first evaluation at which held-out accuracy on the trained range
-    reaches ``accuracy`` (``None``: never), from the run's :class:`ExtrapolationCurve`."""
-    check_fraction("accuracy", accuracy)
-    curve = ExtrapolationCurve.of(run)
-    return next((update for update, value in zip(curve.updates, curve.accuracy) if value >= accuracy), None)

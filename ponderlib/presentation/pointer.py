@@ -9,9 +9,9 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ponderlib.core.records import summary_value
+from ponderlib.core.records import Curve, summary_value
 from ponderlib.core.validation import check_not_empty, short
-from ponderlib.experiments.pointer import HULL_METRICS, mean_and_half_range, updates_to_reach
+from ponderlib.experiments.pointer import HULL_METRICS, mean_and_half_range
 from ponderlib.figures import style
 from ponderlib.presentation.tables import finite, markdown_table, require_groups
 
@@ -107,7 +107,7 @@ def _updates(update: int | None) -> str:
 def converged_decoder_table(runs: Mapping[str, Sequence[Mapping]], thresholds: Sequence[float] = (0.95, 0.99)) -> str:
     """The decoders at one large budget, from run summaries (a preset's evidence): exact match on the test
     arrays at the end, per seed and its mean, and for each of ``thresholds`` the training update at which
-    held-out exact match first reached it (:func:`~ponderlib.experiments.pointer.updates_to_reach`), per
+    held-out exact match first reached it (:meth:`~ponderlib.core.records.Curve.reach`), per
     seed, "never" when no evaluation did. ``runs``: decoder -> its runs' summaries (``exact_match``,
     ``curve`` and ``seed``), in seed order; ``thresholds``: fractions of held-out arrays sorted exactly."""
     require_groups("runs", runs)
@@ -126,7 +126,7 @@ def converged_decoder_table(runs: Mapping[str, Sequence[Mapping]], thresholds: S
         if [summary["seed"] for summary in summaries] != seeds:
             raise ValueError(f"every decoder must hold the seeds {seeds} in that order; {decoder} holds others")
         exact = [summary["exact_match"] for summary in summaries]
-        first = [" / ".join(_updates(updates_to_reach(s["curve"], "exact_match", threshold)) for s in summaries)
+        first = [" / ".join(_updates(Curve.of(s["curve"]).reach("exact_match", threshold)) for s in summaries)
                  for threshold in thresholds]
         rows.append([style.label(decoder), _per_seed(exact), f"{statistics.mean(exact):.3f}", *first])
     header = ["decoder", "exact match at the end, " + ", ".join(f"seed {s}" for s in seeds), "mean",
