@@ -151,13 +151,15 @@ def test_on_evaluate_is_called_after_every_evaluation_of_the_run_it_is_given_to_
     assert len(calls) == 2
 
 
-def test_tracking_does_not_change_training_and_snapshots_are_shorter_runs():
-    tracked = train_tracking_difficulty(TINY, snapshot_every=2)
-    plain = train_parity(TINY)
+@pytest.mark.parametrize("settings", [{}, {"label": "nonzero", "eval_max_ponder_steps": 6}], ids=["default", "label-cap"])
+def test_tracking_does_not_change_training_and_snapshots_are_shorter_runs(settings):
+    config = replace(TINY, **settings)  # a snapshot is scored with the run's label and cap, as its final score
+    tracked = train_tracking_difficulty(config, snapshot_every=2)
+    plain = train_parity(config)
     assert tracked.result.history.loss == plain.history.loss
     assert sorted(tracked.snapshots) == [2, 4]
     assert tracked.snapshots[4] is tracked.result.by_difficulty
-    shorter = train_parity(replace(TINY, max_updates=2))
+    shorter = train_parity(replace(config, max_updates=2))
     assert torch.equal(tracked.snapshots[2].ponder_steps, shorter.by_difficulty.ponder_steps)
     assert torch.equal(tracked.snapshots[2].accuracy, shorter.by_difficulty.accuracy)
     assert tracked.correlation_at(4) == pytest.approx(

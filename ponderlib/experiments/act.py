@@ -14,8 +14,8 @@ from ponderlib.core.engine import History
 from ponderlib.core.records import summary_number, summary_numbers, summary_value
 from ponderlib.core.stats import least_squares_slope, pearson_correlation
 from ponderlib.core.validation import check_finite, check_int, short
-from ponderlib.tasks.parity import ParityConfig, ParityResult, train_parity
-from ponderlib.tasks.parity_eval import DifficultyEvaluation, evaluate_by_difficulty
+from ponderlib.tasks.parity import ParityConfig, ParityResult, scored_by_difficulty, train_parity
+from ponderlib.tasks.parity_eval import DifficultyEvaluation
 from ponderlib.tasks.sequence_parity import (
     SequenceConfig,
     SequenceEvaluation,
@@ -40,16 +40,14 @@ class TrackedRun:
 
     def correlation_at(self, update: int) -> float:
         """Pearson's ``r`` between difficulty and ``N(t)``, per sample over the training range, after ``update``."""
-        config = self.result.config
-        trained = range(config.min_nonzero, (config.max_nonzero or config.n_elems) + 1)
-        return self.snapshots[update].correlation_on(trained)
+        return self.snapshots[update].correlation_on(self.result.config.trained_difficulties)
 
 
 def train_tracking_difficulty(config: ParityConfig, snapshot_every: int) -> TrackedRun:
     """Train parity as ``config`` says and score the model at every difficulty every ``snapshot_every`` updates.
 
-    The snapshots use the same vectors as the final score (``config.difficulty_eval_size`` per
-    difficulty, the run's scoring seed) and their own random numbers, so tracking does not change
+    The snapshots are scored as the final score is (:func:`~ponderlib.tasks.parity.scored_by_difficulty`:
+    the same vectors, label and cap) with their own random numbers, so tracking does not change
     training: the model at update ``u`` is the model a run with ``max_updates=u`` ends with.
 
     Raises:
@@ -62,10 +60,7 @@ def train_tracking_difficulty(config: ParityConfig, snapshot_every: int) -> Trac
 
     def snapshot(update: int, model: nn.Module) -> None:
         if update % snapshot_every == 0:
-            snapshots[update] = evaluate_by_difficulty(
-                model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size,
-                halting_rule=config.halting_rule, seed=config.seed,
-            )
+            snapshots[update] = scored_by_difficulty(model, config)
 
     result = train_parity(config, on_evaluate=snapshot)
     snapshots[result.fit.updates] = result.by_difficulty

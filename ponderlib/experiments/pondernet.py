@@ -14,7 +14,7 @@ import torch
 from ponderlib.core.records import RunSummary, summary_numbers, summary_value
 from ponderlib.core.stats import mean, pearson_correlation
 from ponderlib.core.validation import MAX_LENGTH, check_fraction, check_int
-from ponderlib.tasks.parity import ParityResult
+from ponderlib.tasks.parity import ParityResult, trained_range
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class DifficultySummary:
         config = summary_value(summary, "config")
         for name in ("min_nonzero", "n_elems"):
             summary_value(config, name, "run's config")
-        trained = range(config["min_nonzero"], (config["max_nonzero"] or config["n_elems"]) + 1)
+        trained = trained_range(config)
         unseen = range(trained.stop, config["n_elems"] + 1)
         if not unseen:
             raise ValueError(f"run must be trained on fewer than n_elems = {config['n_elems']} non-zero entries")

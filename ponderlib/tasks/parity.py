@@ -10,8 +10,9 @@ prediction is the mean field; PonderNet's prediction is the one at the halting s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 from torch import nn
@@ -151,6 +152,15 @@ def pondernet_parity_model(
     )
 
 
+def trained_range(config: Mapping[str, Any]) -> range:
+    """The difficulties (non-zero entries) a parity run of ``config`` (its fields, as a config's ``to_dict()``
+    or a run's summary holds them) trains on: ``min_nonzero..max_nonzero`` (``n_elems`` if None). The one
+    place the range is computed, for a live config (:attr:`ParityConfig.trained_difficulties`) and for a
+    record read back."""
+    top = config["n_elems"] if config["max_nonzero"] is None else config["max_nonzero"]
+    return range(config["min_nonzero"], top + 1)
+
+
 @dataclass
 class ParityConfig(TrainConfig):
     """Everything that defines a parity run. The defaults train on a 2-core CPU in seconds.
@@ -256,8 +266,8 @@ class ParityConfig(TrainConfig):
 
     @property
     def trained_difficulties(self) -> range:
-        """The difficulties (non-zero entries) training draws: ``min_nonzero..max_nonzero`` (``n_elems`` if None)."""
-        return range(self.min_nonzero, (self.n_elems if self.max_nonzero is None else self.max_nonzero) + 1)
+        """The difficulties (non-zero entries) training draws (:func:`trained_range`)."""
+        return trained_range(vars(self))
 
     @property
     def extrapolates(self) -> bool:
