@@ -61,7 +61,7 @@ from ponderlib.core.validation import (
     ensure_same_shape,
     ensure_tensor,
 )
-from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, check_steps, geometric_prior, geometric_prior_cut
+from ponderlib.mechanisms.halting import check_steps, geometric_prior, geometric_prior_cut
 
 KL_DIRECTIONS = ("paper", "reverse")
 """``"paper"``: ``KL(p || p_G)`` as Banino et al. write it. ``"reverse"``: ``KL(p_G || p)``."""
@@ -264,12 +264,11 @@ class PonderNetLoss(nn.Module):
         super().__init__()
         check_non_negative("beta", beta)
         check_choice("direction", direction, KL_DIRECTIONS)
-        check_choice("truncation", truncation, PRIOR_TRUNCATIONS)
         self.beta = beta
         self.direction = direction
         self.lambda_p = lambda_p
         self.truncation = truncation
-        # p_G(lambda_p), "truncated at N" (Banino sec. 2.4); checks lambda_p and max_ponder_steps
+        # p_G(lambda_p), "truncated at N" (Banino sec. 2.4); checks lambda_p, max_ponder_steps and truncation
         self.register_buffer("prior", geometric_prior(lambda_p, max_ponder_steps, truncation), persistent=False)  # (N,)
 
     def extra_repr(self) -> str:
