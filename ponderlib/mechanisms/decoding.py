@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import torch
 
+from ponderlib.core.engine import evaluating
 from ponderlib.core.validation import (
     check_int,
     ensure_tensor,
@@ -112,3 +113,12 @@ def beam_search(
                 break
     best = scores.argmax(dim=1)  # (B,)
     return history[torch.arange(B, device=device), best], scores.max(dim=1).values
+
+
+def decode(model: PointerNetwork, inputs: torch.Tensor, lengths: torch.Tensor, beam_width: int = 1) -> torch.Tensor:
+    """The pointers ``(B, T)`` a trained model outputs, in eval mode without gradients: greedy decoding
+    when ``beam_width`` is 1 (:func:`greedy_decode`), else :func:`beam_search` with ``beam_width`` beams."""
+    with evaluating(model):
+        if beam_width == 1:
+            return greedy_decode(model, inputs, lengths).pointers
+        return beam_search(model, inputs, lengths, beam_width)[0]

@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from ponderlib.core.config import DecayingLRConfig, default, option
-from ponderlib.core.engine import TrainResult, evaluating, fit, start_run
+from ponderlib.core.engine import TrainResult, fit, start_run
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import (
@@ -37,7 +37,7 @@ from ponderlib.core.validation import (
     ensure_same_device,
     ensure_type,
 )
-from ponderlib.mechanisms.decoding import beam_search, check_pointers, greedy_decode
+from ponderlib.mechanisms.decoding import check_pointers, decode
 from ponderlib.mechanisms.pointer import MAX_BEAM_WIDTH, DecoderOutput, PointerNetwork, check_decoding_sizes
 from ponderlib.tasks.convex_hull_data import HullBatch, check_point_counts, hull_batch, next_vertex, polygon_area
 
@@ -144,12 +144,7 @@ def evaluate_hull(model: PointerNetwork, batch: HullBatch, beam_width: int = 1) 
     ensure_type("model", model, PointerNetwork)
     ensure_type("batch", batch, HullBatch)
     check_int("beam_width", beam_width, minimum=1, maximum=MAX_BEAM_WIDTH)
-    with evaluating(model):
-        if beam_width == 1:
-            pointers = greedy_decode(model, batch.points, batch.lengths).pointers
-        else:
-            pointers, _ = beam_search(model, batch.points, batch.lengths, beam_width)
-    return hull_metrics(pointers, batch)
+    return hull_metrics(decode(model, batch.points, batch.lengths, beam_width), batch)
 
 
 @torch.no_grad()

@@ -42,8 +42,8 @@ from ponderlib.tasks.parity_eval import (
     DifficultyEvaluation,
     StepProfile,
     act_logits,
-    evaluate_by_difficulty,
     held_out_metrics,
+    scored_by_difficulty,
     step_profile,
 )
 
@@ -387,16 +387,6 @@ def extrapolation_held_out(config: ParityConfig, held_out_stream: torch.Generato
         return None
     top = config.trained_difficulties[-1]
     return parity_batch(config.eval_size, config.n_elems, top + 1, None, generator=held_out_stream, label=config.label)
-
-
-def scored_by_difficulty(model: ACT | PonderNet, config: ParityConfig) -> DifficultyEvaluation:
-    """``model`` scored at every difficulty ``1..n_elems`` as a run of ``config`` is scored after training
-    (:func:`evaluate_by_difficulty` with the config's sizes, halting rule, seed, label and cap): the one
-    place a config's scoring settings are passed on, for a run and for snapshots of it."""
-    return evaluate_by_difficulty(
-        model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
-        seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
-    )
 
 
 def train_parity(

@@ -311,3 +311,13 @@ def held_out_metrics(
         f"{prefix}accuracy": ((logits > 0) == batch.targets.bool()).float().mean().item(),
         f"{prefix}ponder_steps": ponder_steps.float().mean().item(),
     }
+
+
+def scored_by_difficulty(model: ACT | PonderNet, config: ParityConfig) -> DifficultyEvaluation:
+    """``model`` scored at every difficulty ``1..n_elems`` as a run of ``config`` is scored after training
+    (:func:`evaluate_by_difficulty` with the config's sizes, halting rule, seed, label and cap): the one
+    place a config's scoring settings are passed on, for a run and for snapshots of it."""
+    return evaluate_by_difficulty(
+        model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
+        seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
+    )

@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from ponderlib.core.config import DecayingLRConfig, default, option
-from ponderlib.core.engine import TrainResult, evaluating, fit, start_run
+from ponderlib.core.engine import TrainResult, fit, start_run
 from ponderlib.core.seeds import stream_generator
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import (
@@ -28,7 +28,7 @@ from ponderlib.core.validation import (
     ensure_same_device,
     ensure_type,
 )
-from ponderlib.mechanisms.decoding import beam_search, check_pointers, greedy_decode
+from ponderlib.mechanisms.decoding import check_pointers, decode
 from ponderlib.mechanisms.pointer import DECODERS, DecoderOutput, PointerNetwork, check_decoding_sizes
 from ponderlib.tasks.sorting_data import (
     ORDERS,
@@ -89,12 +89,7 @@ def evaluate_sort(model: PointerNetwork, batch: SortBatch, beam_width: int = 1) 
     """Greedy (``beam_width=1``) or beam-search metrics of ``model`` on ``batch``."""
     ensure_type("model", model, PointerNetwork)
     ensure_type("batch", batch, SortBatch)
-    with evaluating(model):
-        if beam_width == 1:
-            pointers = greedy_decode(model, batch.inputs, batch.lengths).pointers
-        else:
-            pointers, _ = beam_search(model, batch.inputs, batch.lengths, beam_width)
-    return sort_metrics(pointers, batch)
+    return sort_metrics(decode(model, batch.inputs, batch.lengths, beam_width), batch)
 
 
 @torch.no_grad()
