@@ -35,9 +35,10 @@ from ponderlib.mechanisms.losses import (
     reconstruction_loss,
 )
 from ponderlib.mechanisms.pondernet import PonderNet, PonderNetInference, PonderNetOutput
-from ponderlib.tasks.parity import ParityConfig, ParityResult, act_parity_model, pondernet_parity_model, train_parity
+from ponderlib.tasks.parity import ParityConfig, ParityResult, train_parity
 from ponderlib.tasks.parity_data import ParityBatch, ParityVectors, parity_batch
 from ponderlib.tasks.parity_eval import evaluate_parity, predict_parity
+from ponderlib.tasks.parity_models import act_parity_model, pondernet_parity_model
 
 __all__ = [
     "ACT",

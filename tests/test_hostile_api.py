@@ -34,8 +34,8 @@ from ponderlib.mechanisms.universal_transformer import UniversalTransformer
 from ponderlib.tasks import convex_hull
 from ponderlib.tasks.convex_hull import hull_metrics
 from ponderlib.tasks.convex_hull_data import hull_batch_from_points, hull_order, polygon_area
-from ponderlib.tasks.parity import act_parity_model
 from ponderlib.tasks.parity_eval import evaluate_parity, predict_parity
+from ponderlib.tasks.parity_models import act_parity_model
 from ponderlib.tasks.sequence_parity import act_sequence_model, evaluate_act_sequence, sequence_loss
 from ponderlib.tasks.sorting import evaluate_sort, exact_match_by_length, sort_loss, sort_metrics
 from ponderlib.tasks.sorting_data import oracle_choices, sort_batch_from_arrays, sort_targets, sort_teacher

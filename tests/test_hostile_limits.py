@@ -24,9 +24,10 @@ from ponderlib.tasks.chains import ChainsConfig
 from ponderlib.tasks.chains_data import chains_batch
 from ponderlib.tasks.convex_hull import HullConfig, hull_metrics_by_points
 from ponderlib.tasks.convex_hull_data import hull_batch
-from ponderlib.tasks.parity import ParityConfig, act_parity_model
+from ponderlib.tasks.parity import ParityConfig
 from ponderlib.tasks.parity_data import ParityVectors, parity_batch
 from ponderlib.tasks.parity_eval import evaluate_by_difficulty
+from ponderlib.tasks.parity_models import act_parity_model
 from ponderlib.tasks.sequence_parity import SequenceConfig
 from ponderlib.tasks.sorting import SortConfig, exact_match_by_length
 from ponderlib.tasks.sorting_data import sort_batch
@@ -478,7 +479,7 @@ def test_an_empty_evidence_file_is_described_as_empty_not_with_blanks(tmp_path):
 
 def _mechanisms():
     from ponderlib.mechanisms.universal_transformer import UniversalTransformer
-    from ponderlib.tasks.parity import act_parity_model, pondernet_parity_model
+    from ponderlib.tasks.parity_models import act_parity_model, pondernet_parity_model
 
     act, pondernet = act_parity_model(8, 16, 5), pondernet_parity_model(8, 16, 5)
     uts = {m: UniversalTransformer(d_model=8, heads=2, d_transition=16, max_ponder_steps=3, method=m) for m in ("act", "pondernet", "fixed")}
@@ -507,7 +508,7 @@ def test_the_mechanisms_name_a_wrong_input_tensor(make, match):
 
 
 def test_act_names_a_state_of_the_wrong_width_dtype_or_device():
-    from ponderlib.tasks.parity import act_parity_model
+    from ponderlib.tasks.parity_models import act_parity_model
 
     act = act_parity_model(8, 16, 5)
     for state, match in ((torch.zeros(4, 15), "state must have hidden_size = 16 features"), (torch.zeros(4, 16, dtype=torch.float64), "state must have the model's dtype"), (torch.zeros(4, 16, device="meta"), "state is on meta")):
@@ -582,7 +583,8 @@ def _second_probe_cases():
     )
     from ponderlib.mechanisms.pondernet import PonderNet
     from ponderlib.mechanisms.universal_transformer import UniversalTransformer
-    from ponderlib.tasks.parity import pondernet_parity_model, train_parity
+    from ponderlib.tasks.parity import train_parity
+    from ponderlib.tasks.parity_models import pondernet_parity_model
     from ponderlib.tasks.sorting import train_sort
 
     t = torch.tensor

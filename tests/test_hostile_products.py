@@ -22,9 +22,10 @@ from ponderlib.mechanisms.losses import kl_optimal_halting
 from ponderlib.mechanisms.pondernet import PonderNet
 from ponderlib.mechanisms.universal_transformer import UniversalTransformer
 from ponderlib.tasks.convex_hull import HullConfig
-from ponderlib.tasks.parity import ParityConfig, PonderStep, act_parity_model, pondernet_parity_model
+from ponderlib.tasks.parity import ParityConfig
 from ponderlib.tasks.parity_data import ParityBatch, parity_batch
 from ponderlib.tasks.parity_eval import evaluate_by_difficulty, evaluate_parity, predict_parity, step_profile
+from ponderlib.tasks.parity_models import PonderStep, act_parity_model, pondernet_parity_model
 from ponderlib.tasks.sequence_parity import SequenceConfig
 from ponderlib.tasks.sorting import SortConfig
 from tests.cli_runner import ROOT

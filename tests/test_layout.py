@@ -4,7 +4,8 @@ library").
     core  <  mechanisms  <  tasks  <  sweep, experiments  <  figures  <  cli
 
 The engine (``core``) knows no paper and no task; a mechanism knows no task; a task knows no other
-task. A task may be a few modules, ``X.py`` with its data ``X_data.py`` or its scoring ``X_eval.py``;
+task. A task may be a few modules, ``X.py`` with its data ``X_data.py``, its networks ``X_models.py`` or
+its scoring ``X_eval.py``;
 ``tasks/parity_data.py``, data both parity tasks draw, and ``tasks/registry.py``, which lists every
 task, are the two exceptions; data imports no task. Nothing imports the package root, which
 re-exports upward.
@@ -95,7 +96,7 @@ def test_imports_run_only_downwards(module):
 def task_of(module: str) -> str:
     """The task a module of ``tasks/`` belongs to: ``ponderlib.tasks.sorting_data`` to ``sorting``."""
     name = module.rsplit(".", 1)[1]
-    return name.removesuffix("_data").removesuffix("_eval")
+    return name.removesuffix("_data").removesuffix("_eval").removesuffix("_models")
 
 
 @pytest.mark.parametrize("module", [m for m in LIBRARY if m.startswith("ponderlib.tasks.") and m not in TASK_EXCEPTIONS])

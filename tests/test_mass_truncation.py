@@ -19,7 +19,7 @@ from ponderlib.mechanisms.halting import (
 )
 from ponderlib.mechanisms.losses import PonderNetLoss, binary_step_losses, kl_to_geometric
 from ponderlib.mechanisms.pondernet import PonderNet
-from ponderlib.tasks.parity import pondernet_parity_model
+from ponderlib.tasks.parity_models import pondernet_parity_model
 
 lambda_matrices = st.tuples(st.integers(1, 5), st.integers(1, 8)).flatmap(
     lambda shape: arrays("float64", shape, elements=st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 1.0)))

@@ -7,8 +7,9 @@ from torch import nn
 from ponderlib.mechanisms.act import ACT, ACTRNN
 from ponderlib.mechanisms.halting import act_halting, pondernet_halting, pondernet_log_halting
 from ponderlib.mechanisms.pondernet import PonderNet
-from ponderlib.tasks.parity import CELLS, ParityConfig, act_parity_model, pondernet_parity_model, train_parity
+from ponderlib.tasks.parity import ParityConfig, train_parity
 from ponderlib.tasks.parity_data import parity_batch
+from ponderlib.tasks.parity_models import CELLS, act_parity_model, pondernet_parity_model
 
 
 class ScriptedCell(nn.Module):

@@ -301,8 +301,9 @@ def test_a_pondernet_run_is_profiled_step_by_step_against_its_kl_optimum():
 
 
 def test_the_objective_builds_its_loss_on_the_device_it_is_given():
-    from ponderlib.tasks.parity import parity_objective, pondernet_parity_model
+    from ponderlib.tasks.parity import parity_objective
     from ponderlib.tasks.parity_data import ParityVectors
+    from ponderlib.tasks.parity_models import pondernet_parity_model
 
     config = ParityConfig(method="pondernet", n_elems=4, hidden=8)
     model, batch = pondernet_parity_model(4, 8, 20), ParityVectors(4).draw(8, torch.Generator().manual_seed(0))

@@ -14,8 +14,8 @@ from ponderlib.core.engine import History
 from ponderlib.core.records import summary_number, summary_numbers, summary_value
 from ponderlib.core.stats import least_squares_slope, pearson_correlation
 from ponderlib.core.validation import check_finite, check_int, short
-from ponderlib.tasks.parity import ParityConfig, ParityResult, train_parity
-from ponderlib.tasks.parity_eval import DifficultyEvaluation, scored_by_difficulty
+from ponderlib.tasks.parity import ParityConfig, ParityResult, scored_by_difficulty, train_parity
+from ponderlib.tasks.parity_eval import DifficultyEvaluation
 from ponderlib.tasks.sequence_parity import (
     SequenceConfig,
     SequenceEvaluation,
@@ -46,7 +46,7 @@ class TrackedRun:
 def train_tracking_difficulty(config: ParityConfig, snapshot_every: int) -> TrackedRun:
     """Train parity as ``config`` says and score the model at every difficulty every ``snapshot_every`` updates.
 
-    The snapshots are scored as the final score is (:func:`~ponderlib.tasks.parity_eval.scored_by_difficulty`:
+    The snapshots are scored as the final score is (:func:`~ponderlib.tasks.parity.scored_by_difficulty`:
     the same vectors, label and cap) with their own random numbers, so tracking does not change
     training: the model at update ``u`` is the model a run with ``max_updates=u`` ends with.
 

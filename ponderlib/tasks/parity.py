@@ -1,11 +1,8 @@
-"""The parity task (Graves 2016, sec. 3.1; Banino et al. 2021, sec. 3.1): config, models, loss, training.
+"""The parity task (Graves 2016, sec. 3.1; Banino et al. 2021, sec. 3.1): config, loss, training.
 
-Both methods read the whole parity vector at every ponder step, update a recurrent cell of ``hidden``
-units (a GRU, the book's default, or Graves' simple RNN of tanh units: ``cell``), predict the parity
-with a linear layer and the halting signal with another, so they compare on equal terms. The only
-differences are the ones the methods define: ACT's input carries the first-step flag and its
-prediction is the mean field; PonderNet's prediction is the one at the halting step. The data (:func:`ponderlib.tasks.parity_data.parity_batch`) is shared with sequence parity; the scoring
-(:mod:`ponderlib.tasks.parity_eval`) is shared with the chapters' analyses.
+ACT and PonderNet are compared on equal terms, the same cell and size for both
+(:mod:`ponderlib.tasks.parity_models`). The data (:func:`ponderlib.tasks.parity_data.parity_batch`) is
+shared with sequence parity; the scoring (:mod:`ponderlib.tasks.parity_eval`) with the chapters' analyses.
 """
 
 from __future__ import annotations
@@ -42,10 +39,11 @@ from ponderlib.tasks.parity_eval import (
     DifficultyEvaluation,
     StepProfile,
     act_logits,
-    held_out_metrics,
-    scored_by_difficulty,
+    evaluate_by_difficulty,
+    predict_parity,
     step_profile,
 )
+from ponderlib.tasks.parity_models import CELLS, act_parity_model, pondernet_parity_model
 
 METHODS = ("act", "pondernet")
 
@@ -56,7 +54,6 @@ the rest, the prior cut at ``max_ponder_steps``; ``"mass"``, Banino et al.'s sec
 prior at each sample's smallest ``n`` with ``sum p_n > 1 - unroll_eps``
 (:func:`~ponderlib.mechanisms.halting.truncate_at_mass`)."""
 
-CELLS = ("gru", "tanh")
 
 CHECKPOINTS = {"final": None, "best": "accuracy", "best-beyond": "extrapolation_accuracy"}
 """Which network a parity run scores after training -> the held-out metric whose best evaluation picks it:
@@ -71,85 +68,6 @@ DEFAULT_LR = {"act": 5e-3, "pondernet": 1e-2}
 """Adam's learning rate for each method when :class:`ParityConfig` leaves ``lr`` unset: the fastest
 of those tried to 0.99 on 8-element parity on a 2-core CPU (medians of seeds 0-2; ACT diverges more
 often at 1e-2, PonderNet learns more slowly at 5e-3)."""
-
-
-def check_model_sizes(n_elems: int, hidden: int) -> None:
-    """Raise unless ``n_elems`` is in ``[1, MAX_LENGTH]`` and ``hidden`` in ``[1, MAX_WIDTH]``, naming the one that is not."""
-    check_counts(MAX_LENGTH, n_elems=n_elems)
-    check_counts(MAX_WIDTH, hidden=hidden)
-
-
-def parity_cell(cell: str, input_size: int, hidden: int) -> nn.GRUCell | nn.RNNCell:
-    """The recurrent cell ``cell`` names (one of :data:`CELLS`), from ``input_size`` inputs to ``hidden`` units."""
-    check_choice("cell", cell, CELLS)
-    check_counts(MAX_LENGTH + 1, input_size=input_size)  # n_elems, and ACT's first-step flag
-    check_counts(MAX_WIDTH, hidden=hidden)
-    if cell == "gru":
-        return nn.GRUCell(input_size, hidden)
-    return nn.RNNCell(input_size, hidden, nonlinearity="tanh")
-
-
-class PonderStep(nn.Module):
-    """PonderNet's step function ``(y_n, h_{n+1}, lambda_n) = s(x, h_n)`` (Banino sec. 2, unnumbered)
-    with the recurrent cell ``cell`` (one of :data:`CELLS`).
-
-    ``y_n`` is a parity logit ``(B,)``; ``lambda_n = sigmoid(w^T h_{n+1} + b)`` ``(B,)``.
-    """
-
-    def __init__(self, input_size: int, hidden: int, cell: str = "gru") -> None:
-        super().__init__()
-        self.input_size = input_size  # what PonderNet checks its input against
-        self.cell = parity_cell(cell, input_size, hidden)
-        self.output_layer = nn.Linear(hidden, 1)
-        self.lambda_layer = nn.Linear(hidden, 1)
-
-    def forward(self, x: torch.Tensor, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        h_next = self.cell(x, h)  # (B, H)
-        y = self.output_layer(h_next).squeeze(1)  # (B,): parity logit
-        lam = torch.sigmoid(self.lambda_layer(h_next)).squeeze(1)  # (B,): lambda_n
-        return y, h_next, lam
-
-
-def act_parity_model(
-    n_elems: int, hidden: int = 64, max_ponder_steps: int = 20, eps: float = 0.01, halting_bias_init: float = 1.0,
-    cell: str = "gru",
-) -> ACT:
-    """ACT for parity: a recurrent cell (``cell``, one of :data:`CELLS`) from ``n_elems + 1`` inputs
-    (the +1 is the first-step flag) to ``hidden`` units, one logit out.
-
-    ``halting_bias_init`` is the initial ``b_h`` of the halting unit (Graves eq. 5; he uses 1).
-    """
-    check_model_sizes(n_elems, hidden)
-    return ACT(
-        cell=parity_cell(cell, n_elems + 1, hidden),
-        output_layer=nn.Linear(hidden, 1),
-        hidden_size=hidden,
-        max_ponder_steps=max_ponder_steps,
-        eps=eps,
-        halting_bias_init=halting_bias_init,
-    )
-
-
-def pondernet_parity_model(
-    n_elems: int,
-    hidden: int = 64,
-    max_ponder_steps: int = 20,
-    unroll_tolerance: float = 1e-3,
-    cell: str = "gru",
-    halting_mass: float | None = None,
-    mass_truncation: str = "last",
-) -> PonderNet:
-    """PonderNet for parity: :class:`PonderStep` with a recurrent cell (``cell``, one of :data:`CELLS`)
-    from ``n_elems`` inputs to ``hidden`` units, one logit out.
-
-    ``unroll_tolerance``, ``halting_mass`` and ``mass_truncation``: see
-    :class:`~ponderlib.mechanisms.pondernet.PonderNet` (``unroll_tolerance`` 0 for the reverse KL).
-    """
-    check_model_sizes(n_elems, hidden)
-    return PonderNet(
-        PonderStep(n_elems, hidden, cell), hidden_size=hidden, max_ponder_steps=max_ponder_steps,
-        unroll_tolerance=unroll_tolerance, halting_mass=halting_mass, mass_truncation=mass_truncation,
-    )
 
 
 def trained_range(config: Mapping[str, Any]) -> range:
@@ -444,3 +362,25 @@ def train_parity(
         prior = geometric_prior(config.lambda_p, config.max_ponder_steps, config.prior_truncation) if closed_form else None
         result.steps = step_profile(model, batch, prior, config.beta)
     return result
+
+
+def held_out_metrics(
+    model: ACT | PonderNet, batch: ParityBatch, config: ParityConfig, sampling: torch.Generator, prefix: str = ""
+) -> dict[str, float]:
+    """``accuracy`` and ``ponder_steps`` (the mean ponder steps at inference) of ``model`` on ``batch``, halting
+    by ``config.halting_rule`` with ``sampling`` up to ``config.eval_max_ponder_steps``; names prefixed by ``prefix``."""
+    logits, ponder_steps = predict_parity(model, batch.inputs, config.halting_rule, sampling, config.eval_max_ponder_steps)
+    return {
+        f"{prefix}accuracy": ((logits > 0) == batch.targets.bool()).float().mean().item(),
+        f"{prefix}ponder_steps": ponder_steps.float().mean().item(),
+    }
+
+
+def scored_by_difficulty(model: ACT | PonderNet, config: ParityConfig) -> DifficultyEvaluation:
+    """``model`` scored at every difficulty ``1..n_elems`` as a run of ``config`` is scored after training
+    (:func:`evaluate_by_difficulty` with the config's sizes, halting rule, seed, label and cap): the one
+    place a config's scoring settings are passed on, for a run and for snapshots of it."""
+    return evaluate_by_difficulty(
+        model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
+        seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
+    )

@@ -4,7 +4,6 @@ step by step.
 - :func:`predict_parity` and :func:`evaluate_parity`: logits, ponder steps and accuracy on a batch;
 - :func:`evaluate_by_difficulty`: the same at every number of non-zero entries, with ``E[n]`` and the
   halting distribution (:class:`DifficultyEvaluation`);
-- :func:`held_out_metrics`: the two numbers a run's learning curve records at every evaluation;
 - :func:`step_profile`: a PonderNet's loss and accuracy at every ponder step, and the halting
   distribution that would minimise its loss (:class:`StepProfile`).
 """
@@ -13,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
@@ -38,14 +36,10 @@ from ponderlib.mechanisms.losses import binary_step_losses, kl_optimal_halting
 from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet
 from ponderlib.tasks.parity_data import ParityBatch, parity_batch
 
-if TYPE_CHECKING:  # for an annotation only: parity imports this module
-    from ponderlib.tasks.parity import ParityConfig
-
 
 def act_logits(result: ACTOutput) -> torch.Tensor:
     """The parity logit of an ACT pass: the mean-field output, shape ``(B,)``."""
     return result.output.squeeze(1)
-
 
 
 @dataclass
@@ -68,7 +62,6 @@ class ParityEvaluation:
     halting_probs: torch.Tensor
 
 
-
 def check_parity_batch(batch: ParityBatch) -> None:
     """Raise unless ``batch`` is a :class:`ParityBatch` whose ``targets`` are a tensor of 0s and 1s, one per
     row of its ``inputs`` (``TypeError`` for the wrong kind, ``ValueError`` for the shape or a value): a
@@ -84,7 +77,6 @@ def check_parity_batch(batch: ParityBatch) -> None:
         )
     if bool(((batch.targets != 0) & (batch.targets != 1)).any()):
         raise ValueError("batch.targets must hold parities, 0s and 1s (no NaN)")
-
 
 
 @torch.no_grad()
@@ -113,7 +105,6 @@ def predict_parity(
     return inference.output, inference.ponder_steps
 
 
-
 @torch.no_grad()
 def evaluate_parity(
     model: ACT | PonderNet,
@@ -136,7 +127,6 @@ def evaluate_parity(
         correct=correct,
         halting_probs=probs,
     )
-
 
 
 @dataclass
@@ -190,7 +180,6 @@ class DifficultyEvaluation:
         return mask
 
 
-
 def _check_difficulties(difficulties: object, n_elems: int) -> list[int]:
     """``difficulties`` as a list: ``TypeError`` unless it is a sequence (a list, a tuple, a range), ``ValueError``
     unless it holds 1 to ``n_elems`` distinct integers in ``[1, n_elems]`` (each is scored once)."""
@@ -203,7 +192,6 @@ def _check_difficulties(difficulties: object, n_elems: int) -> list[int]:
     if len(set(difficulties)) != len(difficulties):
         raise ValueError(f"difficulties must not repeat a difficulty, got {list(difficulties)}")
     return list(difficulties)
-
 
 
 def evaluate_by_difficulty(
@@ -258,7 +246,6 @@ def evaluate_by_difficulty(
     )
 
 
-
 @dataclass
 class StepProfile:
     """PonderNet's steps one by one, on vectors of the trained range: what its loss weighs at each step.
@@ -281,7 +268,6 @@ class StepProfile:
     kl_optimum: torch.Tensor | None
 
 
-
 @torch.no_grad()
 def step_profile(model: PonderNet, batch: ParityBatch, prior: torch.Tensor | None, beta: float) -> StepProfile:
     """:class:`StepProfile` of ``model`` on ``batch``, against ``prior`` (:func:`geometric_prior`, as the
@@ -301,23 +287,3 @@ def step_profile(model: PonderNet, batch: ParityBatch, prior: torch.Tensor | Non
     )
 
 
-def held_out_metrics(
-    model: ACT | PonderNet, batch: ParityBatch, config: ParityConfig, sampling: torch.Generator, prefix: str = ""
-) -> dict[str, float]:
-    """``accuracy`` and ``ponder_steps`` (the mean ponder steps at inference) of ``model`` on ``batch``, halting
-    by ``config.halting_rule`` with ``sampling`` up to ``config.eval_max_ponder_steps``; names prefixed by ``prefix``."""
-    logits, ponder_steps = predict_parity(model, batch.inputs, config.halting_rule, sampling, config.eval_max_ponder_steps)
-    return {
-        f"{prefix}accuracy": ((logits > 0) == batch.targets.bool()).float().mean().item(),
-        f"{prefix}ponder_steps": ponder_steps.float().mean().item(),
-    }
-
-
-def scored_by_difficulty(model: ACT | PonderNet, config: ParityConfig) -> DifficultyEvaluation:
-    """``model`` scored at every difficulty ``1..n_elems`` as a run of ``config`` is scored after training
-    (:func:`evaluate_by_difficulty` with the config's sizes, halting rule, seed, label and cap): the one
-    place a config's scoring settings are passed on, for a run and for snapshots of it."""
-    return evaluate_by_difficulty(
-        model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
-        seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
-    )
