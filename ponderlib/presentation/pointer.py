@@ -16,8 +16,8 @@ from ponderlib.figures import style
 from ponderlib.presentation.tables import finite, markdown_table, require_groups
 
 HULL_TABLE_METRICS = tuple(name for name in HULL_METRICS if name != "polygon_accuracy")
-"""The metrics of :data:`~ponderlib.experiments.pointer.HULL_METRICS` every hull table reads, each ``{n: [one
-value per seed]}`` (:func:`hull_polygon_table` reads ``polygon_accuracy`` too)."""
+"""The metrics of :data:`~ponderlib.experiments.pointer.HULL_METRICS` every hull table reads, each a
+mapping ``{n: values}``, one value per seed (:func:`hull_polygon_table` reads ``polygon_accuracy`` too)."""
 
 PAPER_HULLS = {
     "Vinyals et al. 2015, Table 1 (trained on 5-50)": {5: 0.920, 10: 0.870},
