@@ -94,7 +94,9 @@ class Curve:
         """The first training update at which ``metric`` reached ``threshold`` (at least it), or None when no
         evaluation did: how fast a run learns.
 
-        >>> Curve.of({"update": [500, 1000, 1500], "exact_match": [0.6, 0.96, 0.9]}).reach("exact_match", 0.95)
+        >>> curve = Curve.of({"update": [500, 1000, 1500],
+        ...                   "exact_match": [0.6, 0.96, 0.9]})
+        >>> curve.reach("exact_match", 0.95)
         1000
         """
         values = self.values(metric)
@@ -105,7 +107,9 @@ class Curve:
         """How much ``metric`` changed from training update ``update`` (one the curve evaluated) to the last
         evaluation: near zero when a run had stopped improving.
 
-        >>> round(Curve.of({"update": [1000, 2000, 3000], "accuracy": [0.8, 0.9, 0.92]}).gain_since("accuracy", 2000), 4)
+        >>> curve = Curve.of({"update": [1000, 2000, 3000],
+        ...                   "accuracy": [0.8, 0.9, 0.92]})
+        >>> round(curve.gain_since("accuracy", 2000), 4)
         0.02
         """
         values = self.values(metric)

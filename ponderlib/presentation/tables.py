@@ -147,9 +147,12 @@ def correlation_range(rs: Sequence[float], constant: str, count_undefined: bool 
     in words, ``"undefined (constant ...)"``, where no seed has one; with ``count_undefined``, how many seeds
     have none follows the range.
 
-    >>> correlation_range([0.5, float("nan"), -0.2], "$N$"), correlation_range([float("nan")], "$N$")
-    ('-0.20 to +0.50', 'undefined (constant $N$)')
-    >>> correlation_range([0.5, float("nan")], "$N$", count_undefined=True)
+    >>> correlation_range([0.5, float("nan"), -0.2], "$N$")
+    '-0.20 to +0.50'
+    >>> correlation_range([float("nan")], "$N$")
+    'undefined (constant $N$)'
+    >>> correlation_range([0.5, float("nan")], "$N$",
+    ...                   count_undefined=True)
     '+0.50 to +0.50; undefined in 1 of 2 (constant $N$)'
     """
     defined = [r for r in rs if not math.isnan(r)]
