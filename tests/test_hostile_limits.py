@@ -228,7 +228,7 @@ def test_cli_chains_with_one_position_fails_before_training(option, name):
 # --- 3. a Ray sweep that could never start ---------------------------------------------------------
 
 TINY_SPEC = (
-    "task: parity\ngrid: {tau: [0.1]}\nseeds: [0]\n"
+    "task: parity\ngrid: {lambda_p: [0.1]}\nseeds: [0]\n"
     "fixed: {max_updates: 1, n_elems: 2, hidden: 2, eval_size: 4, difficulty_eval_size: 2, eval_every: 1}\n"
 )
 
@@ -243,7 +243,7 @@ def test_ray_asking_for_a_gpu_without_cuda_is_refused_before_any_cluster_starts(
     results = tmp_path / "results.jsonl"
     results.write_bytes(b"")
     with pytest.raises(ValueError, match=r"^num_gpus=.* more GPUs than the local Ray cluster"):
-        sweep("parity", {"tau": [0.1]}, [0], results, fixed={"max_updates": 1}, executor="ray", num_gpus=num_gpus)
+        sweep("parity", {"lambda_p": [0.1]}, [0], results, fixed={"max_updates": 1}, executor="ray", num_gpus=num_gpus)
     assert not ray.is_initialized()
     assert results.read_bytes() == b""
 
@@ -324,7 +324,7 @@ def test_evidence_of_another_preset_is_refused_on_load_naming_the_file_and_the_p
         ({"task": "sorting", "grid": {"hidden": [8]}, "fixed": {"max_updates": 1}}, "task 'parity', not 'sorting'"),
         ({"task": "parity", "grid": {"tau": [0.1]}, "fixed": {**TINY, "method": "act"}}, "method='pondernet'"),
         # a field left at its default is as fixed as one given: the default budget is not the file's 1 update
-        ({"task": "parity", "grid": {"tau": [0.1]}, "fixed": {}}, "max_updates=1 where this sweep fixes max_updates=10000"),
+        ({"task": "parity", "grid": {"lambda_p": [0.1]}, "fixed": {}}, "max_updates=1 where this sweep fixes max_updates=10000"),
     ],
 )
 def test_a_plain_sweep_refuses_a_file_of_another_task_or_fixed_setting(tmp_path, second, message):
@@ -332,13 +332,13 @@ def test_a_plain_sweep_refuses_a_file_of_another_task_or_fixed_setting(tmp_path,
 
     tiny = TINY
     results = tmp_path / "runs.jsonl"
-    sweep("parity", {"tau": [0.1]}, [0], results, fixed={**tiny, "method": "pondernet"}, progress=False)
+    sweep("parity", {"lambda_p": [0.1]}, [0], results, fixed={**tiny, "method": "pondernet"}, progress=False)
     before = results.read_bytes()
     with pytest.raises(ValueError, match=re.escape(message)):
         sweep(second["task"], second["grid"], [1], results, fixed=second["fixed"], progress=False)
     assert results.read_bytes() == before
     # the same sweep grown (another seed, another grid value) is still its own
-    sweep("parity", {"tau": [0.1, 0.2]}, [0, 1], results, fixed={**tiny, "method": "pondernet"}, progress=False)
+    sweep("parity", {"lambda_p": [0.1, 0.2]}, [0, 1], results, fixed={**tiny, "method": "pondernet"}, progress=False)
     assert results.read_bytes().startswith(before) and results.read_bytes().count(b"\n") == 4
 
 
@@ -741,7 +741,7 @@ def test_a_results_file_not_of_one_sweep_is_refused_by_summary_and_sweep_byte_fo
     results.write_text("".join(json.dumps(record) + "\n" for record in records))
     before = results.read_bytes()
     for args in (["sweep", "--summary", str(results)],
-                 ["sweep", "parity", "--grid", "tau=0.1", "--seeds", "5", "--results", str(results), "--quiet"]):
+                 ["sweep", "parity", "--grid", "lambda_p=0.1", "--seeds", "5", "--results", str(results), "--quiet"]):
         with pytest.raises(SystemExit) as exit_:
             cli.main(args)
         err = capsys.readouterr().err
@@ -765,7 +765,7 @@ def test_cli_results_that_is_no_file_names_the_option(tmp_path, monkeypatch, cap
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_:
-        cli.main(["sweep", "parity", "--grid", "tau=0.1", "--seeds", "0", "--results", results, "--quiet"])
+        cli.main(["sweep", "parity", "--grid", "lambda_p=0.1", "--seeds", "0", "--results", results, "--quiet"])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "--results must name a file in an existing folder" in err and "results_path" not in err
     assert list(tmp_path.iterdir()) == []

@@ -43,7 +43,7 @@ needs_ray = pytest.mark.skipif(
     reason="ray is not installed (pip install 'ponderlib[ray]'); under CI=true these tests run, and fail without it",
 )
 
-TINY = ["--grid=tau=0.1", "--set=n_elems=3", "--set=hidden=8", "--set=max_updates=2", "--set=eval_size=16", "--set=batch_size=8",
+TINY = ["--grid=lambda_p=0.1", "--set=n_elems=3", "--set=hidden=8", "--set=max_updates=2", "--set=eval_size=16", "--set=batch_size=8",
         "--set=difficulty_eval_size=8"]
 """A grid of one point of parity runs that train in a fraction of a second."""
 
@@ -217,7 +217,7 @@ def test_summary_of_a_pipe_is_refused_at_once(tmp_path):
 
 def test_a_spec_over_the_size_limit_is_refused_unread(tmp_path, capsys):
     spec = tmp_path / "big.yaml"
-    spec.write_text("task: parity\ngrid: {tau: [0.1]}\nseeds: [0]\n" + "#" * SPEC_MAX_BYTES)
+    spec.write_text("task: parity\ngrid: {lambda_p: [0.1]}\nseeds: [0]\n" + "#" * SPEC_MAX_BYTES)
     status, err = command(capsys, "sweep", "--spec", str(spec), "--results", str(tmp_path / "runs.jsonl"))
     assert_refused(status, err, "big.yaml", f"at most {SPEC_MAX_BYTES}")
 
@@ -226,7 +226,7 @@ def test_a_billion_laughs_spec_is_refused_without_expanding_it(tmp_path, capsys)
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     lines += [f"{b}: &{b} [{','.join([f'*{a}'] * 9)}]" for a, b in zip("abcdefgh", "bcdefghi")]
     spec = tmp_path / "laughs.yaml"
-    spec.write_text("\n".join([*lines, "task: *i", "grid: {tau: [0.1]}", "seeds: [0]", ""]))
+    spec.write_text("\n".join([*lines, "task: *i", "grid: {lambda_p: [0.1]}", "seeds: [0]", ""]))
     assert spec.stat().st_size < 600  # 9**9 strings once expanded
     status, err = command(capsys, "sweep", "--spec", str(spec), "--results", str(tmp_path / "runs.jsonl"))
     assert_refused(status, err, "laughs.yaml", "YAML alias")
@@ -256,7 +256,7 @@ def test_a_results_file_nested_100000_levels_deep_is_one_line(tmp_path, capsys):
     [
         (["--grid", "method=" + "x" * 100_000, "--seeds", "0"], "method must be one of"),
         (["--set", "n_elems=" + "9" * 100_000, "--seeds", "0"], "--set n_elems must be an integer"),
-        (["--grid", "tau=0.1", "--seeds", "0," + "x" * 100_000], "--seeds"),
+        (["--grid", "lambda_p=0.1", "--seeds", "0," + "x" * 100_000], "--seeds"),
     ],
     ids=["a long choice", "a long number", "long seeds"],
 )
@@ -404,7 +404,7 @@ def test_a_field_given_twice_on_the_command_line_is_an_error(tmp_path, capsys, o
 
 def test_a_spec_with_a_key_given_twice_is_an_error(tmp_path, capsys):
     spec = tmp_path / "spec.yaml"
-    spec.write_text("task: parity\ngrid: {tau: [0.1]}\nseeds: [0]\nseeds: [1]\n")
+    spec.write_text("task: parity\ngrid: {lambda_p: [0.1]}\nseeds: [0]\nseeds: [1]\n")
     before = files(tmp_path)
     status, err = command(capsys, "sweep", "--spec", str(spec), "--results", str(tmp_path / "runs.jsonl"))
     assert_refused(status, err, "spec.yaml", "'seeds' twice")

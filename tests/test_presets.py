@@ -13,65 +13,66 @@ import pytest
 
 from ponderlib.experiments import settings
 from ponderlib.sweep import PRESETS, expand_grid, make_spec, run_key
+from ponderlib.sweep.evidence import at_point
 from ponderlib.sweep.live_presets import LIVE_PRESETS
 from ponderlib.sweep.paper_presets import PAPER_PRESETS, THINKING_TIME_PRESETS
 from ponderlib.sweep.spec import Preset
 from ponderlib.tasks.registry import get_task
 
 PLAN_DIGESTS = {
-    "act-parity-live": "7037094ecf3143d9",
-    "pondernet-parity-live": "a87a8517d3f99310",
-    "act-parity-tau-live": "024d7c008757a423",
+    "act-parity-live": "9175e5c7430d295f",
+    "pondernet-parity-live": "29c9399b224b2881",
+    "act-parity-tau-live": "e12b65c14a493f39",
     "act-sequence-live": "78ded4a261eda114",
-    "pondernet-parity-prior-live": "1bd045440e7f538a",
-    "pondernet-parity-kl-live": "8559d1666db5b13d",
-    "act-parity-small-tau-live": "ec3e2b013eed4330",
+    "pondernet-parity-prior-live": "8d62ad7947ee3bc4",
+    "pondernet-parity-kl-live": "c0b2d96a7f6ba5f6",
+    "act-parity-small-tau-live": "e9188b4f52503745",
     "pointer-sort-live": "d83ebe7a7462e81c",
     "pointer-sort-decoders-live": "fe5a249631d30d7d",
     "pointer-hull-live": "f0965fc997576dce",
-    "ut-chains-live": "535f2fb38108708b",
-    "ut-chains-tau-live": "96cbeb3c739a368c",
-    "ut-chains-depth": "1b6ac26fe6a23963",
-    "ut-chains-topological": "e17173e1c1d6b216",
-    "ut-chains-fixed-depths": "f6925611a63b555e",
-    "graves-parity-tau": "4f79abecce0a9a3d",
-    "graves-parity-16": "df51f031dba5e4de",
-    "graves-parity-16-gru": "55c6cab29b28b9e2",
-    "graves-parity-16-deep-start": "e0ba65c3feed7b01",
-    "graves-parity-16-long": "e1e354a838c3b60d",
-    "graves-parity-16-no-act": "f37192493a5ce3a3",
-    "graves-parity-32": "dbee15e85d62dd44",
-    "graves-parity-32-no-act": "4c2260e95e1c2344",
-    "pondernet-extrapolation-16": "68a39ff84a5b220d",
-    "pondernet-extrapolation-16-tanh": "f937f95f439af5af",
-    "act-extrapolation-16": "76b944658d534505",
-    "pondernet-parity-no-kl-live": "151be60c620b20dd",
-    "pondernet-parity-median-live": "102637e4fd8c60aa",
-    "pondernet-lambda-16": "b924497c9ced8832",
-    "pondernet-lambda-16-unroll": "9d13928df28ca1eb",
-    "pondernet-bayes-24": "b19df14811341c45",
-    "pondernet-parity-interpolation": "3d98ecfcd2202dc8",
-    "pondernet-parity-extrapolation": "84dc6685c45bbd2e",
+    "ut-chains-live": "11828cf5f63653fc",
+    "ut-chains-tau-live": "16f45ff938b0e985",
+    "ut-chains-depth": "6a7ae27d9853f55d",
+    "ut-chains-topological": "d3cbacf0139e0cb3",
+    "ut-chains-fixed-depths": "37d21adc86632643",
+    "graves-parity-tau": "f6e71c994a78fdff",
+    "graves-parity-16": "3e1d36258b963e47",
+    "graves-parity-16-gru": "982eef05f471de36",
+    "graves-parity-16-deep-start": "745996751b5dd252",
+    "graves-parity-16-long": "827840443f471f6b",
+    "graves-parity-16-no-act": "84161774f675662f",
+    "graves-parity-32": "33aa7a246618717f",
+    "graves-parity-32-no-act": "c88d0a173f76b674",
+    "pondernet-extrapolation-16": "091b2296b926bd8b",
+    "pondernet-extrapolation-16-tanh": "b425d536d8287ff6",
+    "act-extrapolation-16": "4754b1a26471dcd1",
+    "pondernet-parity-no-kl-live": "58a2c4783d9e8b6e",
+    "pondernet-parity-median-live": "ae349a682e36817b",
+    "pondernet-lambda-16": "0ac2b3b60331c01c",
+    "pondernet-lambda-16-unroll": "679419ac62c47067",
+    "pondernet-bayes-24": "73b926a1ed353eee",
+    "pondernet-parity-interpolation": "bc2995cca5c97759",
+    "pondernet-parity-extrapolation": "7adc77747a0adaf9",
     "pointer-hull-256": "930b66b9d92d7419",
     "pointer-sort-decoders-converged": "5eda1972c4d77c08",
-    "act-parity-live-confirm": "3fd1436b9acac77b",
+    "act-parity-live-confirm": "0964c26bc67f61ed",
     "act-sequence-live-confirm": "c2a2e55c4fd77da6",
-    "pondernet-parity-live-confirm": "4ae077451a76aa2a",
-    "pondernet-parity-prior-live-confirm": "193200a76d01ac5f",
-    "act-parity-small-tau-live-confirm": "e382d6e0bfb843cd",
-    "pondernet-parity-kl-live-confirm": "809b03ecda64639a",
+    "pondernet-parity-live-confirm": "a6c924f4e8f9e635",
+    "pondernet-parity-prior-live-confirm": "cf5449c5e03db16d",
+    "act-parity-small-tau-live-confirm": "c49a369a2bd67f67",
+    "pondernet-parity-kl-live-confirm": "32531e2907e85e0c",
     "pointer-sort-live-confirm": "9dbfc4c137e13536",
     "pointer-sort-decoders-live-confirm": "5e353b2ee01b714b",
     "pointer-hull-live-confirm": "fcfa99595d1fc960",
-    "ut-chains-live-confirm": "7e573e9c92170131",
-    "ut-chains-tau-live-confirm": "7a4dbe73978c077a",
-    "pondernet-lambda-16-cell": "9af3f2acd47d1567",
-    "pondernet-lambda-16-lr": "dddc76c4c6ab0285",
-    "pondernet-lambda-16-grad-clip": "6eb1f3c4a1ece3e1",
+    "ut-chains-live-confirm": "a522920334876075",
+    "ut-chains-tau-live-confirm": "08bf75e274149e57",
+    "pondernet-lambda-16-cell": "965028923ce58868",
+    "pondernet-lambda-16-lr": "129240085812278a",
+    "pondernet-lambda-16-grad-clip": "09b2e092e0c189fc",
 }
 """Every preset, in the order ``PRESETS`` lists them (the order of ``--help``), with the first 16 hex digits
-of the SHA-256 of its plan's run keys as a JSON list: the plans as they were when the evidence in
-``evidence/`` was written (commit 99c4017)."""
+of the SHA-256 of its plan's run keys as a JSON list: the plans of the evidence in ``evidence/`` since a run's
+key holds the fields its method uses (issue 39; ``evidence/MIGRATIONS.md``, 2026-12-07)."""
 
 
 def plan(preset: Preset):
@@ -100,11 +101,11 @@ def test_a_presets_config_is_the_run_the_sweep_trains():
     """Every grid point of every preset, at its first and last seed: the same config dict and run key as
     the sweep's plan gives that run, and a bar shown where the sweep's run shows none."""
     for name, preset in PRESETS.items():
-        planned = {(json.dumps(run.point, sort_keys=True), run.seed): run for run in plan(preset)}
+        planned = plan(preset)
         for point in expand_grid(preset.grid):
             for seed in (preset.seeds[0], preset.seeds[-1]):
                 config = preset.config(seed, **point)
-                run = planned[json.dumps(point, sort_keys=True), seed]
+                (run,) = [run for run in planned if run.seed == seed and at_point({"point": run.point}, point)]
                 assert config.to_dict() == run.config.to_dict(), (name, point, seed)
                 assert run_key(preset.task, config.to_dict()) == run.key, (name, point, seed)
                 assert (config.progress, run.config.progress) == (None, False)
@@ -139,7 +140,9 @@ def test_a_presets_config_replaces_the_chapters_own_helpers():
     ]
     for old, new in cases:
         assert new.to_dict() == old.to_dict()
-        assert new == old  # every field, the device and the progress bar too
+        # every field, the device and the progress bar too; another method's fields at their defaults (the
+        # chapters' helpers gave ACT the preset's lambda_p, which no ACT run uses)
+        assert new == dataclasses.replace(old, **{name: getattr(type(new)(), name) for name in new.unused_fields()})
     assert cases[-2][1].max_updates == 300 and cases[0][1].device == "cpu"
     assert PRESETS["ut-chains-tau-live"].config(0, tau=1e-3) == cases[-1][1]  # 800: the preset's own budget
 

@@ -35,22 +35,22 @@ def test_a_file_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_pat
     notes = tmp_path / "notes.txt"
     notes.write_text(text)
     with pytest.raises(ValueError, match="not a sweep record"):
-        sweep("parity", {"tau": [0.1]}, [0], notes, fixed=TINY, progress=False)
+        sweep("parity", {"lambda_p": [0.1]}, [0], notes, fixed=TINY, progress=False)
     assert notes.read_text() == text
 
 
 def test_a_line_cut_short_is_dropped_only_when_a_run_finishes(tmp_path, monkeypatch):
     results = tmp_path / "runs.jsonl"
-    sweep("parity", {"tau": [0.1]}, [0], results, fixed=TINY, progress=False)
+    sweep("parity", {"lambda_p": [0.1]}, [0], results, fixed=TINY, progress=False)
     whole = results.read_text()
     cut = whole + whole[: len(whole) // 2]  # a second record, cut short by a killed writer
     results.write_text(cut)
     with monkeypatch.context() as patch, pytest.raises(RuntimeError, match="1 of 1 runs failed"):
         # parity's runs fail this once: a results file holds one task's runs, so the task keeps its name
         patch.setitem(TASKS, "parity", Task(ParityConfig, always_fails, "parity whose every run fails"))
-        sweep("parity", {"tau": [0.1]}, [1], results, fixed=TINY, progress=False)
+        sweep("parity", {"lambda_p": [0.1]}, [1], results, fixed=TINY, progress=False)
     assert results.read_text() == cut  # nothing finished: nothing written, nothing dropped
-    sweep("parity", {"tau": [0.1]}, [1], results, fixed=TINY, progress=False)
+    sweep("parity", {"lambda_p": [0.1]}, [1], results, fixed=TINY, progress=False)
     assert [record["seed"] for record in load_results(results)] == [0, 1]
     assert results.read_text().startswith(whole) and results.read_text().count("\n") == 2
 
@@ -58,7 +58,7 @@ def test_a_line_cut_short_is_dropped_only_when_a_run_finishes(tmp_path, monkeypa
 def test_a_sweep_that_finishes_nothing_leaves_no_new_file(tmp_path, failing):
     results = tmp_path / "new.jsonl"
     with pytest.raises(RuntimeError, match="runs failed"):
-        sweep(failing, {"tau": [0.1]}, [0], results, fixed=TINY, progress=False)
+        sweep(failing, {"lambda_p": [0.1]}, [0], results, fixed=TINY, progress=False)
     assert not results.exists()
 
 
@@ -66,23 +66,23 @@ def test_a_pipe_or_a_folder_is_refused_at_once(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     with pytest.raises(ValueError, match="not a regular file"):
-        sweep("parity", {"tau": [0.1]}, [0], fifo, fixed=TINY, progress=False)
+        sweep("parity", {"lambda_p": [0.1]}, [0], fifo, fixed=TINY, progress=False)
     with pytest.raises(ValueError, match="not a regular file"):
         load_results(fifo)
 
 
 def test_a_second_sweep_on_a_locked_file_is_refused_and_changes_nothing(tmp_path):
     results = tmp_path / "runs.jsonl"
-    sweep("parity", {"tau": [0.1]}, [0], results, fixed=TINY, progress=False)
+    sweep("parity", {"lambda_p": [0.1]}, [0], results, fixed=TINY, progress=False)
     before = results.read_bytes()
     holder = ResultsAppender(results).open()  # another sweep, writing
     try:
         with pytest.raises(ValueError, match="being written by another sweep"):
-            sweep("parity", {"tau": [0.1]}, [1], results, fixed=TINY, progress=False)
+            sweep("parity", {"lambda_p": [0.1]}, [1], results, fixed=TINY, progress=False)
     finally:
         holder.close()
     assert results.read_bytes() == before
-    sweep("parity", {"tau": [0.1]}, [1], results, fixed=TINY, progress=False)  # free again once it ends
+    sweep("parity", {"lambda_p": [0.1]}, [1], results, fixed=TINY, progress=False)  # free again once it ends
     assert [record["seed"] for record in load_results(results)] == [0, 1]
 
 
@@ -104,7 +104,7 @@ for round_ in range(rounds):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            status = cli.main(["sweep", "parity", "--grid", "tau=0.1", "--seeds", seeds, "--quiet",
+            status = cli.main(["sweep", "parity", "--grid", "lambda_p=0.1", "--seeds", seeds, "--quiet",
                                "--results", str(folder / f"runs-{round_}.jsonl"), *flags])
         except SystemExit as exit_:
             status = exit_.code
@@ -144,18 +144,18 @@ def test_two_processes_racing_on_one_file_lose_no_run_and_write_none_twice(tmp_p
 
 def test_a_read_only_or_dangling_results_file_is_a_one_line_error(tmp_path):
     read_only = tmp_path / "read-only.jsonl"
-    sweep("parity", {"tau": [0.1]}, [0], read_only, fixed=TINY, progress=False)
+    sweep("parity", {"lambda_p": [0.1]}, [0], read_only, fixed=TINY, progress=False)
     before = read_only.read_bytes()
     read_only.chmod(0o444)
     try:
         if os.access(read_only, os.W_OK):
             pytest.skip("running as a user who may write a read-only file (root)")
         with pytest.raises(ValueError, match="cannot be opened for writing"):
-            sweep("parity", {"tau": [0.1]}, [1], read_only, fixed=TINY, progress=False)
+            sweep("parity", {"lambda_p": [0.1]}, [1], read_only, fixed=TINY, progress=False)
     finally:
         read_only.chmod(0o644)
     assert read_only.read_bytes() == before
     dangling = tmp_path / "dangling.jsonl"
     dangling.symlink_to(tmp_path / "missing-folder" / "runs.jsonl")
     with pytest.raises(ValueError, match="results_path must be a file in an existing folder|cannot be opened"):
-        sweep("parity", {"tau": [0.1]}, [0], dangling, fixed=TINY, progress=False)
+        sweep("parity", {"lambda_p": [0.1]}, [0], dangling, fixed=TINY, progress=False)

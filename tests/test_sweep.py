@@ -49,7 +49,7 @@ except ImportError:
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = {"n_elems": 3, "hidden": 8, "max_updates": 5, "eval_size": 32, "batch_size": 16, "difficulty_eval_size": 32}
-GRID = {"method": ["act", "pondernet"], "tau": [0.01, 0.1]}
+GRID = {"method": ["act", "pondernet"], "max_ponder_steps": [3, 4]}
 SEEDS = [0, 1]
 RUNS = 8
 MEASURED = ("final_accuracy", "mean_ponder_steps", "updates", "reached_target")
@@ -61,13 +61,13 @@ needs_ray = pytest.mark.skipif(
 )
 
 CRASH = "PONDERLIB_TEST_SWEEP_CRASH"
-"""Names a marker file: while it exists, the last run of the sweep (pondernet, tau 0.1, seed 1) kills its worker."""
+"""Names a marker file: while it exists, the last run of the sweep (pondernet, max_ponder_steps 4, seed 1) kills its worker."""
 
 
 def train_or_kill_worker(config: ParityConfig):
     """Parity, except that one run ends its process, as a worker lost to the OOM killer or a lost node would."""
     marker = os.environ.get(CRASH)
-    if (config.method, config.tau, config.seed) == ("pondernet", 0.1, 1) and marker and os.path.exists(marker):
+    if (config.method, config.max_ponder_steps, config.seed) == ("pondernet", 4, 1) and marker and os.path.exists(marker):
         time.sleep(0.5)  # the other worker's runs finish first
         os._exit(3)
     return train_parity(config)
@@ -132,11 +132,38 @@ def test_the_grid_is_every_combination_first_field_slowest():
 def test_the_plan_is_one_checked_config_per_point_and_seed():
     spec = make_spec("parity", {"method": ["act", "pondernet"], "tau": [1, 0.5]}, [3, 4, 5], fixed={"n_elems": 4})
     runs = spec.runs
-    assert len(runs) == 2 * 2 * 3 and len({run.key for run in runs}) == len(runs)
+    # ACT at two taus; PonderNet, which has no tau, once: its run at tau 1 and at tau 0.5 would be one run
+    assert len(runs) == (2 + 1) * 3 and len({run.key for run in runs}) == len(runs)
     assert [run.seed for run in runs[:3]] == [3, 4, 5] and runs[0].point == {"method": "act", "tau": 1.0}
+    assert [run.point for run in runs[6:]] == [{"method": "pondernet"}] * 3
+    assert all("tau" not in run.config.to_dict() for run in runs[6:])  # a record holds its method's fields
     assert all(run.config.n_elems == 4 and run.config.progress is False for run in runs)
     assert isinstance(runs[0].config.tau, float)  # tau=1 and tau=1.0 are one run, with one key
     assert runs[0].config.seed == 3 and runs[-1].config.method == "pondernet"
+
+
+def test_a_config_holds_its_methods_fields_and_refuses_another_methods():
+    act, pondernet = ParityConfig(method="act"), ParityConfig(method="pondernet")
+    assert {"tau", "eps", "halting_bias_init"} <= set(act.to_dict()) and "lambda_p" not in act.to_dict()
+    assert {"lambda_p", "beta", "kl_direction", "unroll"} <= set(pondernet.to_dict()) and "tau" not in pondernet.to_dict()
+    assert {"hidden", "max_ponder_steps", "label", "checkpoint"} <= set(act.to_dict()) & set(pondernet.to_dict())
+    with pytest.raises(ValueError, match=r"^lambda_p is PonderNet's setting, which method='act' does not use: .*0\.2, got 0\.5$"):
+        ParityConfig(method="act", lambda_p=0.5).validate()
+    with pytest.raises(ValueError, match="^tau is ACT's setting, which method='pondernet'"):
+        ParityConfig(tau=0.1).validate()  # PonderNet is the default method
+    assert ParityConfig(method="act", lambda_p=0.2).to_dict() == act.to_dict()  # at its default: no error
+    with pytest.raises(ValueError, match="grid varies 'tau', which no run of this sweep uses"):
+        make_spec("parity", {"tau": [0.1, 0.01]}, [0], fixed={"n_elems": 4})
+
+
+def test_a_run_without_a_grid_field_is_the_run_at_each_of_its_values(tmp_path):
+    from ponderlib.sweep.evidence import at_point
+
+    record = {"point": {"method": "pondernet"}}
+    assert at_point(record, {"method": "pondernet", "tau": 0.1}) and at_point(record, {"method": "pondernet", "tau": 1})
+    assert not at_point(record, {"method": "act", "tau": 0.1})
+    assert at_point({"point": {"method": "act", "tau": 0.1}}, {"method": "act", "tau": 0.1})
+    assert not at_point({"point": {"method": "act", "tau": 0.1}}, {"method": "act", "tau": 1.0})
 
 
 @pytest.fixture
@@ -167,7 +194,7 @@ def test_a_sweep_validates_each_config_once(tmp_path, validations):
 
 
 def test_what_validation_records_is_no_field_of_the_config():
-    (run,) = make_spec("parity", {"tau": [0.1]}, [0], TINY).runs
+    (run,) = make_spec("parity", {"lambda_p": [0.1]}, [0], TINY).runs
     config = run.config
     assert "_validated" not in {f.name for f in dataclasses.fields(config)} | set(vars(config))
     assert "_validated" not in dataclasses.asdict(config) and "_validated" not in config.to_dict()
@@ -183,7 +210,7 @@ def test_what_validation_records_is_no_field_of_the_config():
     ],
 )
 def test_a_config_changed_after_validation_is_validated_again(validations, name, value, message):
-    (run,) = make_spec("parity", {"tau": [0.1]}, [0], TINY).runs
+    (run,) = make_spec("parity", {"lambda_p": [0.1]}, [0], TINY).runs
     setattr(run.config, name, value)
     with pytest.raises(ValueError, match=message):
         start_run(run.config)
@@ -228,7 +255,7 @@ def test_bad_sweeps_fail_before_anything_runs(tmp_path, kwargs, message):
 
 def test_a_results_file_in_a_missing_folder_is_refused(tmp_path):
     with pytest.raises(ValueError, match="results_path must be a file in an existing folder"):
-        sweep("parity", {"tau": [0.1]}, [0], tmp_path / "nowhere" / "runs.jsonl", fixed=TINY)
+        sweep("parity", {"lambda_p": [0.1]}, [0], tmp_path / "nowhere" / "runs.jsonl", fixed=TINY)
 
 
 def test_spec_files_yaml_and_json(tmp_path):
@@ -285,7 +312,7 @@ TINY_FLAGS = [f"--set={name}={value}" for name, value in TINY.items()]
         (["parity", "--grid", "colour=red"], "'colour' is not a field of ParityConfig"),
         (["parity", "--grid", "n-elems=eight"], "--grid n_elems must be an integer, got 'eight'"),
         (["parity", "--grid", "tau"], "--grid takes FIELD=VALUE[,VALUE...], got 'tau'"),
-        (["parity", "--grid", "tau=-1,0.1"], "tau must be a finite number >= 0 and at most 1e+06, got -1.0"),
+        (["parity", "--set", "method=act", "--grid", "tau=-1,0.1"], "tau must be a finite number >= 0 and at most 1e+06, got -1.0"),
         (["parity", "--grid", "seed=1,2"], "grid must not set 'seed'"),
         (["parity", "--set", "tau=0.1,0.2"], "--set takes one value"),
         (["parity"], "grid must be a non-empty mapping"),
@@ -389,7 +416,7 @@ def test_runs_are_appended_and_a_rerun_skips_them_after_a_cut_line(tmp_path, ref
     lines = results.read_text().splitlines()
     assert len(lines) == RUNS
     record = json.loads(lines[0])
-    assert record["task"] == "parity" and record["point"] == {"method": "act", "tau": 0.01} and record["seed"] == 0
+    assert record["task"] == "parity" and record["point"] == {"method": "act", "max_ponder_steps": 3} and record["seed"] == 0
     summary = record["summary"]
     assert record["config"] == summary["config"] and record["config"]["seed"] == 0 and record["config"]["n_elems"] == 3
     assert summary["updates"] == 5
@@ -424,7 +451,7 @@ def test_a_broken_line_before_the_last_is_an_error(tmp_path):
     results = tmp_path / "runs.jsonl"
     results.write_text("not json\n{}\n")
     with pytest.raises(ValueError, match="line 1: not a sweep record"):
-        sweep("parity", {"tau": [0.1]}, [0], results, fixed=TINY, progress=False)
+        sweep("parity", {"lambda_p": [0.1]}, [0], results, fixed=TINY, progress=False)
     assert results.read_text() == "not json\n{}\n"
 
 
@@ -467,10 +494,10 @@ def test_summary_mean_and_spread_over_seeds():
 
 
 def test_plot_each_seed_and_the_mean_in_the_methods_colours(reference):
-    fig = plot_sweep(reference.records, "tau", "final_accuracy")
+    fig = plot_sweep(reference.records, "max_ponder_steps", "final_accuracy")
     ax = fig.axes[0]
     assert [line.get_color() for line in ax.get_lines()] == [style.color("act"), style.color("pondernet")]
-    assert [len(c.get_offsets()) for c in ax.collections] == [4, 4]  # 2 taus x 2 seeds per method
+    assert [len(c.get_offsets()) for c in ax.collections] == [4, 4]  # 2 caps x 2 seeds per method
     assert ax.get_xlabel() and ax.get_ylabel() and "2 seeds" in ax.get_title()
     shades = [matplotlib.colors.to_hex(c) for c in ax.collections[0].get_facecolor()]
     assert set(shades) == set(style.seed_colors("act", 2))  # one shade of the method's colour per seed
@@ -478,10 +505,10 @@ def test_plot_each_seed_and_the_mean_in_the_methods_colours(reference):
         "ACT: each seed (dots), mean of 2 seeds (line)", "PonderNet: each seed (dots), mean of 2 seeds (line)"
     ]
     assert style.shown_width(fig) <= style.SHOWN_WIDTH
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["0.01", "0.1"]  # a tick at each value, no others
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["3", "4"]  # a tick at each value, no others
     with pytest.raises(ValueError, match="metric='accuracy' is not measured"):
-        plot_sweep(reference.records, "tau", "accuracy")
-    with pytest.raises(ValueError, match="the runs differ in 'tau'"):
+        plot_sweep(reference.records, "max_ponder_steps", "accuracy")
+    with pytest.raises(ValueError, match="the runs differ in 'max_ponder_steps'"):
         plot_sweep(reference.records, "n_elems", "final_accuracy")
 
 
@@ -512,7 +539,7 @@ def test_a_pool_worker_killed_mid_sweep_loses_no_finished_run(tmp_path, monkeypa
     with pytest.raises(SweepIncomplete) as failure:
         sweep(killer, GRID, SEEDS, results, fixed=TINY, executor="pool", workers=2, progress=False)
     report = failure.value.report
-    assert ({"method": "pondernet", "tau": 0.1}, 1) in [(point, seed) for point, seed, _ in report.failed]
+    assert ({"method": "pondernet", "max_ponder_steps": 4}, 1) in [(point, seed) for point, seed, _ in report.failed]
     assert all("BrokenProcessPool" in error for _, _, error in report.failed)
     assert report.finished >= 1 and report.finished + len(report.failed) == RUNS
     assert len(load_results(results)) == report.finished  # every finished run is on disk
@@ -545,7 +572,7 @@ def test_a_ray_worker_killed_mid_sweep_loses_no_finished_run(tmp_path, ray_clust
     with pytest.raises(SweepIncomplete) as failure:  # Ray retries the run on a new worker, which dies too
         sweep(killer, GRID, SEEDS, results, fixed=TINY, executor="ray", address=address, progress=False)
     report = failure.value.report
-    assert [(point, seed) for point, seed, _ in report.failed] == [({"method": "pondernet", "tau": 0.1}, 1)]
+    assert [(point, seed) for point, seed, _ in report.failed] == [({"method": "pondernet", "max_ponder_steps": 4}, 1)]
     assert "WorkerCrashedError" in report.failed[0][2]
     assert report.finished == RUNS - 1 and len(load_results(results)) == RUNS - 1
 

@@ -49,7 +49,7 @@ TINY = dict(
 @pytest.fixture(scope="module")
 def tiny_runs():
     return {
-        method: [train_chains(ChainsConfig(**TINY, method=method, seed=seed, fixed_depth=2)) for seed in (0, 1)]
+        method: [train_chains(ChainsConfig(**TINY, method=method, seed=seed)) for seed in (0, 1)]
         for method in ("act", "pondernet")
     }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numbers
 import os
 import typing
+from collections.abc import Mapping
 from dataclasses import asdict, astuple, dataclass, field, fields
 from functools import cache
 from typing import Any
@@ -96,12 +97,25 @@ def check_field_types(config: TrainConfig) -> None:
             raise ValueError(f"{name} must be {allowed}, got {short(repr(value))} ({type(value).__name__})")
 
 
-def option(default, help: str, choices: tuple | None = None):
-    """A config field with its help text (and allowed values): the CLI builds its options from these."""
+def option(default, help: str, choices: tuple | None = None, methods: tuple[str, ...] | None = None):
+    """A config field with its help text (and allowed values): the CLI builds its options from these.
+
+    ``methods``: the values of the config's ``method`` field that use this field (None: every method).
+    A run of another method leaves it out of its key and record (:meth:`TrainConfig.to_dict`), and
+    :meth:`TrainConfig.validate` refuses it set away from its default there."""
     metadata = {"help": help}
     if choices is not None:
         metadata["choices"] = choices
+    if methods is not None:
+        metadata["methods"] = methods
     return field(default=default, metadata=metadata)
+
+
+METHOD_NAMES = {"act": "ACT", "pondernet": "PonderNet", "fixed": "the fixed depth"}
+"""How an error names a halting method."""
+
+ACT_ONLY, PONDERNET_ONLY = ("act",), ("pondernet",)
+""":func:`option`'s ``methods`` for a field of ACT's, or of PonderNet's, alone."""
 
 
 @dataclass
@@ -157,6 +171,40 @@ class TrainConfig:
         if self.threads is not None:
             check_counts(MAX_THREADS, threads=self.threads)
         get_device(self.device)
+        self._check_unused_fields()
+
+    def unused_fields(self) -> tuple[str, ...]:
+        """The fields that belong to other methods than this config's ``method`` (none for a config
+        without one): :func:`option`'s ``methods``."""
+        return self.fields_unused_by(getattr(self, "method", None))
+
+    @classmethod
+    def fields_unused_by(cls, method: str | None) -> tuple[str, ...]:
+        """The fields of this config class that ``method`` does not use (none for ``None``)."""
+        return tuple(
+            item.name for item in fields(cls)
+            if method is not None and method not in item.metadata.get("methods", (method,))
+        )
+
+    @classmethod
+    def method_fields(cls, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``values`` (field -> value) less the fields their ``method`` (or the class's default method)
+        does not use: how a sweep builds a run from a grid that crosses ``method`` with one method's
+        fields, so that ACT's run at ``kl_direction="reverse"`` is its run at ``"paper"``, trained once."""
+        method = values.get("method", getattr(cls, "method", None))
+        unused = cls.fields_unused_by(method)
+        return {name: value for name, value in values.items() if name not in unused}
+
+    def _check_unused_fields(self) -> None:
+        """Raise ``ValueError`` for a field of another method set away from its default: the run would
+        not use it, and its record would not hold it."""
+        for item in fields(self):
+            if item.name in self.unused_fields() and getattr(self, item.name) != item.default:
+                owners = " and ".join(METHOD_NAMES.get(name, name) for name in item.metadata["methods"])
+                raise ValueError(
+                    f"{item.name} is {owners}'s setting, which method={self.method!r} does not use: "
+                    f"leave it at its default {item.default!r}, got {short(repr(getattr(self, item.name)))}"
+                )
 
     def validate_once(self) -> None:
         """:func:`check_field_types` and :meth:`validate`, unless this config was already validated
@@ -216,8 +264,10 @@ class TrainConfig:
         return config
 
     def to_dict(self) -> dict:
-        """The fields that define the run (not where or how verbosely it runs), with the resolved ``lr``."""
-        values = {k: v for k, v in asdict(self).items() if k not in ("progress", "device", "threads")}
+        """The fields that define the run (not where or how verbosely it runs, nor the fields of other
+        methods than its own: :meth:`unused_fields`), with the resolved ``lr``. A run's key and record."""
+        left_out = {"progress", "device", "threads", *self.unused_fields()}
+        values = {k: v for k, v in asdict(self).items() if k not in left_out}
         return {**values, "lr": self.learning_rate}
 
 

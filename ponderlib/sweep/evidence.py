@@ -36,7 +36,7 @@ from ponderlib.core.records import summary_number, summary_value
 from ponderlib.core.validation import check_int, ensure_path, short
 from ponderlib.sweep.presets import PRESETS
 from ponderlib.sweep.results import load_results
-from ponderlib.sweep.spec import Preset, make_spec
+from ponderlib.sweep.spec import Preset, expand_grid, make_spec
 
 EVIDENCE_VARIABLE = "PONDERLIB_EVIDENCE"
 """The environment variable naming the evidence folder (default: ``evidence/`` beside the package)."""
@@ -114,6 +114,13 @@ def _planned_configs(name: str) -> dict[int, list[dict]]:
     return planned
 
 
+def at_point(record: Mapping[str, Any], point: Mapping[str, Any]) -> bool:
+    """Whether ``record`` is the run at the grid point ``point`` (every grid field named): its point holds
+    the grid fields its method uses (:func:`~ponderlib.sweep.spec.make_spec`), so a field it leaves out
+    matches every value (ACT's run in a grid that crosses ``method`` with ``kl_direction``)."""
+    return all(record["point"].get(name, value) == value for name, value in point.items())
+
+
 def _check_preset_name(name: object) -> None:
     """``TypeError`` unless ``name`` is a str, ``ValueError`` unless it names a preset."""
     if not isinstance(name, str):
@@ -134,7 +141,7 @@ def check_preset_records(name: str, records: list[dict], path: str | os.PathLike
         for entry in ("task", "seed", "config", "point"):
             summary_value(record, entry, f"results file {str(path)!r}, record {number}")
         task, seed = record["task"], record["seed"]
-        if task != preset.task or record["config"] not in planned.get(seed, []) or set(record["point"]) != set(preset.grid):
+        if task != preset.task or record["config"] not in planned.get(seed, []) or not set(record["point"]) <= set(preset.grid):
             raise ValueError(
                 f"results file {str(path)!r} holds a run that is not one of the preset {name!r} as it stands "
                 f"(task {short(repr(task))}, seed {short(repr(seed))}, point {short(repr(record['point']))}): a results "
@@ -225,7 +232,7 @@ class Evidence:
         """
         if set(point) != set(self.preset.grid):
             raise ValueError(f"point must name the grid fields {sorted(self.preset.grid)} of {self.name!r}, got {sorted(point)}")
-        found = sorted((r for r in self.records if r["point"] == point), key=lambda r: r["seed"])
+        found = sorted((r for r in self.records if at_point(r, point)), key=lambda r: r["seed"])
         if not found:
             raise ValueError(f"no run of {self.name!r} at {point}; its grid is {self.preset.grid}")
         return [record["summary"] for record in found]
@@ -239,7 +246,7 @@ class Evidence:
                 grid (no run would ever be there).
         """
         self.preset.check_point(point, f" of {self.name!r}")
-        seeds = {record["seed"] for record in self.records if record["point"] == point}
+        seeds = {record["seed"] for record in self.records if at_point(record, point)}
         return seeds >= set(self.preset.seeds)
 
     def values(self, name: str, **point: Any) -> list[Any]:
@@ -262,11 +269,12 @@ class Evidence:
     def by_seed(self) -> dict[int, dict[Any, dict]]:
         """Seed -> {grid point -> summary}; a point is its value when the grid has one field, else the
         tuple of its values in grid order. For claims that compare grid points within a seed."""
-        fields = list(self.preset.grid)
         table: dict[int, dict[Any, dict]] = {}
         for record in sorted(self.records, key=lambda r: r["seed"]):
-            values = tuple(record["point"][name] for name in fields)
-            table.setdefault(record["seed"], {})[values[0] if len(values) == 1 else values] = record["summary"]
+            for point in expand_grid(self.preset.grid):
+                if at_point(record, point):
+                    values = tuple(point.values())
+                    table.setdefault(record["seed"], {})[values[0] if len(values) == 1 else values] = record["summary"]
         return table
 
     def rate_by_seed(self, claim: Callable[[dict[Any, dict]], bool]) -> Rate:

@@ -20,6 +20,7 @@ import stat
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -176,16 +177,32 @@ def _plan(
     task: str, config_class: type[TrainConfig], grid: dict[str, list], seeds: list[int], fixed: dict[str, Any]
 ) -> tuple[Run, ...]:
     """The runs: grid points in :func:`expand_grid` order, seeds innermost; every config built and
-    validated (``ValueError`` naming the grid point otherwise)."""
-    runs = []
-    for point in expand_grid(grid):
+    validated (``ValueError`` naming the grid point otherwise).
+
+    A run holds the fields its method uses (:meth:`~ponderlib.core.config.TrainConfig.method_fields`): in
+    a grid that crosses ``method`` with one method's fields, another method's point leaves those fields
+    out, and its run, the same at every value of them, is planned once, at its first point."""
+    runs, keys = [], set()
+    for grid_point in expand_grid(grid):
+        used = config_class.method_fields({**fixed, **grid_point})
+        point = {name: value for name, value in grid_point.items() if name in used}
         for seed in seeds:
-            config = config_class(**fixed, **point, seed=seed, progress=False)
+            config = config_class(**config_class.method_fields({**fixed, **point}), seed=seed, progress=False)
             try:
                 config.validate_once()
             except ValueError as exc:
-                raise ValueError(f"grid point {short(repr(point))}: {short(str(exc), 300)}") from None
-            runs.append(Run(point, seed, config, run_key(task, config.to_dict())))
+                raise ValueError(f"grid point {short(repr(grid_point))}: {short(str(exc), 300)}") from None
+            key = run_key(task, config.to_dict())
+            if key not in keys:
+                keys.add(key)
+                runs.append(Run(point, seed, config, key))
+    unused = set(grid) - {name for run in runs for name in run.point}
+    if unused:  # every point the same run: a grid of another method's field
+        name = sorted(unused)[0]
+        raise ValueError(
+            f"grid varies {name!r}, which no run of this sweep uses (its method: "
+            f"{', '.join(sorted({repr(getattr(run.config, 'method', None)) for run in runs}))}): the runs would all be the same"
+        )
     return tuple(runs)
 
 
@@ -205,10 +222,12 @@ class Preset:
     seeds: list[int]
     max_updates: int
 
-    @property
+    @cached_property
     def runs(self) -> int:
-        """Grid points times seeds."""
-        return math.prod(len(values) for values in self.grid.values()) * len(self.seeds)
+        """The runs a sweep of it plans: grid points times seeds, less the repeats of a run at values of a
+        field its method does not use (:func:`make_spec`)."""
+        spec = self.spec()
+        return len(make_spec(spec.task, spec.grid, spec.seeds, spec.fixed).runs)
 
     def config(self, seed: int, *, max_updates: int | None = None, device: str | None = None, **point: Any) -> TrainConfig:
         """The config of this preset's run at the grid point ``point`` (every grid field named, each at one of
@@ -232,7 +251,9 @@ class Preset:
         fixed = {**self.fixed, "max_updates": self.max_updates if max_updates is None else max_updates}
         if device is not None:
             fixed["device"] = device
-        (run,) = make_spec(self.task, {name: [value] for name, value in point.items()}, [seed], fixed).runs
+        used = get_task(self.task).config.method_fields({**fixed, **point})  # a point's run, as the sweep plans it
+        grid = {name: [value] for name, value in point.items() if name in used}
+        (run,) = make_spec(self.task, grid, [seed], fixed).runs
         return replace(run.config, progress=None)  # a sweep's runs show no progress bar; a chapter's do
 
     def check_point(self, point: Mapping[str, Any], of: str = "") -> None:

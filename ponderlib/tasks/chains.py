@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.core.config import TrainConfig, default, option
+from ponderlib.core.config import ACT_ONLY, PONDERNET_ONLY, TrainConfig, default, option
 from ponderlib.core.engine import PonderingResult, fit, start_run
 from ponderlib.core.stats import pearson_correlation, round_or_none, within_group_correlation
 from ponderlib.core.validation import (
@@ -267,21 +267,22 @@ class ChainsConfig(TrainConfig):
     heads: int = option(2, "attention heads (divide d_model)")
     d_transition: int = option(64, "hidden size of the transition function")
     max_ponder_steps: int = option(6, "cap on ponder steps per position")
-    fixed_depth: int | None = option(None, "fixed: how many times the block is applied (none: max-ponder-steps)")
+    fixed_depth: int | None = option(None, "fixed: how many times the block is applied (none: max-ponder-steps)", methods=("fixed",))
     n_names: int = option(24, "variable names to draw from (>= the longest sequence evaluated)")
     min_len: int = option(4, "fewest assignments in a training program")
     max_len: int = option(10, "most assignments in a training program")
     max_depth: int = option(4, "longest chain of hops to a root in training programs")
     order: str = option("topological", "assignments after the one they read, or shuffled (depth independent of position)", choices=ORDERS)
-    tau: float = option(0.01, "ACT's time penalty, >= 0")
-    eps: float = option(0.01, "ACT's halting slack, in [0, 1)")
+    tau: float = option(0.01, "ACT's time penalty, >= 0", methods=ACT_ONLY)
+    eps: float = option(0.01, "ACT's halting slack, in [0, 1)", methods=ACT_ONLY)
     halting_bias_init: float = option(
-        1.0, "initial bias of the halting unit (1, as Graves: about 2 ponder steps at first; -3: the cap at first)"
+        1.0, "initial bias of the halting unit (1, as Graves: about 2 ponder steps at first; -3: the cap at first)",
+        methods=("act", "pondernet"),
     )
-    lambda_p: float = option(0.3, "PonderNet's geometric prior parameter, in (0, 1]")
-    beta: float = option(0.01, "PonderNet's KL weight, >= 0")
-    kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse", choices=KL_DIRECTIONS)
-    halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES)
+    lambda_p: float = option(0.3, "PonderNet's geometric prior parameter, in (0, 1]", methods=PONDERNET_ONLY)
+    beta: float = option(0.01, "PonderNet's KL weight, >= 0", methods=PONDERNET_ONLY)
+    kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse", choices=KL_DIRECTIONS, methods=PONDERNET_ONLY)
+    halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES, methods=PONDERNET_ONLY)
     batch_size: int = default("batch_size", 128)
     max_updates: int | None = default("max_updates", 400)
     eval_every: int = default("eval_every", 100)

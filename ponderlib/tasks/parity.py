@@ -14,7 +14,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from ponderlib.core.config import TrainConfig, default, option
+from ponderlib.core.config import ACT_ONLY, PONDERNET_ONLY, TrainConfig, default, option
 from ponderlib.core.engine import PonderingResult, fit, start_run
 from ponderlib.core.stats import round_or_none
 from ponderlib.core.validation import (
@@ -93,26 +93,28 @@ class ParityConfig(TrainConfig):
     hidden: int = option(64, "recurrent cell size (both methods)")
     cell: str = option("gru", "the recurrent cell: gru, or tanh (Graves' simple RNN of tanh units)", choices=CELLS)
     max_ponder_steps: int = option(20, "cap on ponder steps per input")
-    tau: float = option(0.01, "ACT's time penalty, >= 0")
-    eps: float = option(0.01, "ACT's halting slack: halt once sum h_n >= 1 - eps, in [0, 1)")
-    halting_bias_init: float = option(1.0, "ACT's initial halting bias b_h (Graves: 1; sigmoid(3) = 0.95 halts at once)")
-    lambda_p: float = option(0.2, "PonderNet's geometric prior parameter, in (0, 1]")
-    beta: float = option(0.01, "PonderNet's KL weight, >= 0")
-    kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse KL(p_G||p)", choices=KL_DIRECTIONS)
+    tau: float = option(0.01, "ACT's time penalty, >= 0", methods=ACT_ONLY)
+    eps: float = option(0.01, "ACT's halting slack: halt once sum h_n >= 1 - eps, in [0, 1)", methods=ACT_ONLY)
+    halting_bias_init: float = option(1.0, "ACT's initial halting bias b_h (Graves: 1; sigmoid(3) = 0.95 halts at once)", methods=ACT_ONLY)
+    lambda_p: float = option(0.2, "PonderNet's geometric prior parameter, in (0, 1]", methods=PONDERNET_ONLY)
+    beta: float = option(0.01, "PonderNet's KL weight, >= 0", methods=PONDERNET_ONLY)
+    kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse KL(p_G||p)", choices=KL_DIRECTIONS, methods=PONDERNET_ONLY)
     prior_truncation: str = option(
         "normalised",
         "PonderNet's prior cut at max_ponder_steps (with unroll=mass, p and the prior cut at each sample's N): "
         "normalised, or the tail on the last step",
         choices=PRIOR_TRUNCATIONS,
+        methods=PONDERNET_ONLY,
     )
     unroll: str = option(
         "cap",
         "PonderNet's training N: cap (unroll until 99.9 % has halted, the prior cut at max_ponder_steps), or mass "
         "(Banino sec. 2.3: each sample's N is the smallest n with sum p_n > 1 - unroll_eps; p and prior cut there)",
         choices=UNROLLS,
+        methods=PONDERNET_ONLY,
     )
-    unroll_eps: float = option(0.05, "PonderNet's eps for unroll=mass (the paper's: 0.05), in (0, 1)")
-    halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES)
+    unroll_eps: float = option(0.05, "PonderNet's eps for unroll=mass (the paper's: 0.05), in (0, 1)", methods=PONDERNET_ONLY)
+    halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES, methods=PONDERNET_ONLY)
     eval_max_ponder_steps: int | None = option(
         None,
         "the cap on ponder steps at evaluation, >= max_ponder_steps (None: max_ponder_steps; Banino sec. 2.3: "
