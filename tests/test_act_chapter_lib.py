@@ -526,6 +526,11 @@ def test_graves_figures_by_size_draw_each_size_and_the_networks_without_act():
     assert not [line for line in error32.get_lines() if line.get_linestyle() == "--"]
     assert all(ax.get_xscale() == "log" for ax in (error16, error32, steps16, steps32))
     plt.close(fig)
+    five = [{**summary, "config": {**summary["config"], "seed": summary["config"]["seed"] + shift}}
+            for summary in _tau_summaries() for shift in (0, 2, 4) if summary["config"]["seed"] + shift <= 4]
+    fig = plot_tau_evidence_by_size({16: TauEvidence.from_summaries(five)}, no_act_error={16: [0.4, 0.5]})
+    assert style.shown_width(fig) <= style.SHOWN_WIDTH  # five seeds' legend entries and the baseline's fit the column
+    plt.close(fig)
     with pytest.raises(ValueError, match="no_act_error holds sizes \\[64\\]"):
         plot_tau_evidence_by_size({16: small}, no_act_error={64: [0.5]})
     with pytest.raises(ValueError, match="by_size must hold at least one"):

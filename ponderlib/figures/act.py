@@ -271,7 +271,7 @@ def plot_tau_evidence_by_size(by_size, no_act_error=None) -> Figure:
     axes[0, 0].set_ylim(bottom=0)
     axes[1, 0].set_ylabel("mean ponder time $N(t)$")
     axes[1, 0].set_ylim(bottom=0)
-    return style.finish(fig, r"Error and ponder time against $\tau$, by vector size", ncol=4)
+    return style.finish(fig, r"Error and ponder time against $\tau$, by vector size", ncol=3)
 
 
 @style.book_figure
