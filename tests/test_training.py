@@ -311,3 +311,34 @@ def test_the_objective_builds_its_loss_on_the_device_it_is_given():
     assert torch.isfinite(parity_objective(config, "cpu")(model, batch))
     with pytest.raises(ValueError, match="loss's prior on meta"):  # the loss went where it was told
         parity_objective(config, "meta")(model, batch)
+
+
+def test_a_runs_unchecked_scoring_is_the_checked_scoring():
+    """The scoring a run does with the config it validated (no check again) is the public functions' own."""
+    from ponderlib.mechanisms.halting import geometric_prior
+    from ponderlib.tasks.parity_data import draw_vectors, parity_batch
+    from ponderlib.tasks.parity_eval import (
+        evaluate_by_difficulty,
+        evaluate_by_difficulty_unchecked,
+        predict_parity,
+        predict_parity_unchecked,
+        step_profile,
+        step_profile_unchecked,
+    )
+
+    result = train_parity(method="pondernet", n_elems=5, hidden=8, max_ponder_steps=6, max_updates=3, eval_every=3,
+                          target_accuracy=None, difficulty_eval_size=8, progress=False)
+    model = result.model
+    checked = parity_batch(16, 5, 2, 4, generator=torch.Generator().manual_seed(3), label="nonzero")
+    batch = draw_vectors(16, 5, 2, 4, "nonzero", torch.Generator().manual_seed(3), "cpu")
+    assert all(torch.equal(a, b) for a, b in zip(vars(checked).values(), vars(batch).values()))
+    for rule in ("sample", "median"):
+        logits, steps = predict_parity(model, batch.inputs, rule, torch.Generator().manual_seed(1), 4)
+        logits_u, steps_u = predict_parity_unchecked(model, batch.inputs, rule, torch.Generator().manual_seed(1), 4)
+        assert torch.equal(logits, logits_u) and torch.equal(steps, steps_u)
+    scored = evaluate_by_difficulty(model, 5, [1, 3, 5], 8, "sample", seed=2, label="ones", max_ponder_steps=6)
+    scored_u = evaluate_by_difficulty_unchecked(model, 5, [1, 3, 5], 8, "sample", 2, "ones", 6)
+    assert all(torch.equal(a, b) for a, b in zip(vars(scored).values(), vars(scored_u).values()))
+    prior = geometric_prior(0.2, 6)
+    profile, profile_u = step_profile(model, batch, prior, 0.01), step_profile_unchecked(model, batch, prior, 0.01)
+    assert all(torch.equal(a, b) for a, b in zip(vars(profile).values(), vars(profile_u).values()))

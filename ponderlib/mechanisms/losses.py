@@ -126,6 +126,12 @@ def kl_optimal_halting(step_losses: torch.Tensor, prior: torch.Tensor, beta: flo
     if abs(float(prior.sum()) - 1.0) > 1e-4:
         raise ValueError(f"prior must sum to one, got {float(prior.sum()):.6g}")
     check_positive("beta", beta)
+    return kl_optimal_halting_unchecked(step_losses, prior, beta)
+
+
+def kl_optimal_halting_unchecked(step_losses: torch.Tensor, prior: torch.Tensor, beta: float) -> torch.Tensor:
+    """:func:`kl_optimal_halting` without its checks, for arguments already checked where they entered
+    (a run's step profile: its prior built by :func:`geometric_prior`, its ``beta`` by the run's config)."""
     allowed = (prior > 0).to(step_losses.device)  # (N,): steps the prior gives weight
     losses = step_losses.double()  # (..., N)
     least = torch.where(allowed, losses, math.inf).amin(dim=-1, keepdim=True)  # (..., 1)
@@ -355,24 +361,31 @@ def _explain_non_finite(**inputs: torch.Tensor) -> None:
     raise ValueError(f"the loss is not finite although {', '.join(inputs)} are: they overflow")
 
 
-def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor, check: bool = True) -> torch.Tensor:
+def binary_step_losses(step_logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     """Binary cross-entropy of every step's prediction: ``L(y, y_n)``, shape ``(B, N)``.
+
+    Checks the arguments: tensors (``TypeError``), the shapes, finite logits and targets of 0 or 1
+    (``ValueError`` naming them: a target of 2 gave a loss without a word). A run's training loss and
+    step profile, on batches the library drew, call :func:`binary_step_losses_unchecked` (the value
+    checks synchronise a GPU).
 
     Args:
         step_logits: logits ``y_n``, shape ``(B, N)``, finite.
         targets: 0/1 targets, shape ``(B,)``.
-        check: check the arguments: tensors (``TypeError``), the shapes, finite logits and targets of 0
-            or 1 (``ValueError`` naming them: a target of 2 gave a loss without a word). A training loss
-            whose batches the library drew passes False (the value checks synchronise a GPU).
     """
     ensure_tensor("step_logits", step_logits)
     ensure_tensor("targets", targets)
-    if check:
-        check_rank("step_logits", step_logits, 2, "(batch, max_ponder_steps)")
-        ensure_same_shape(**{"step_logits' batch": step_logits[:, 0], "targets": targets})  # (B,)
-        ensure_finite("step_logits", step_logits)
-        if not bool(((targets == 0) | (targets == 1)).all()):
-            raise ValueError(f"targets must be 0 or 1, found {targets[(targets != 0) & (targets != 1)][0].item()}")
+    check_rank("step_logits", step_logits, 2, "(batch, max_ponder_steps)")
+    ensure_same_shape(**{"step_logits' batch": step_logits[:, 0], "targets": targets})  # (B,)
+    ensure_finite("step_logits", step_logits)
+    if not bool(((targets == 0) | (targets == 1)).all()):
+        raise ValueError(f"targets must be 0 or 1, found {targets[(targets != 0) & (targets != 1)][0].item()}")
+    return binary_step_losses_unchecked(step_logits, targets)
+
+
+def binary_step_losses_unchecked(step_logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """:func:`binary_step_losses` without its checks: for a model's own outputs on a batch the library drew
+    (a training loss, a step profile)."""
     # the loss L(y, y^_n) of Banino eq. 3 at every step n: binary cross-entropy here
     return F.binary_cross_entropy_with_logits(
         step_logits, targets.to(step_logits.dtype).unsqueeze(1).expand_as(step_logits), reduction="none"

@@ -32,16 +32,16 @@ from ponderlib.core.validation import (
 )
 from ponderlib.mechanisms.act import ACT, check_act_settings
 from ponderlib.mechanisms.halting import PRIOR_TRUNCATIONS, geometric_prior
-from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses
+from ponderlib.mechanisms.losses import KL_DIRECTIONS, ACTLoss, PonderNetLoss, binary_step_losses_unchecked
 from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet, check_pondernet_settings
-from ponderlib.tasks.parity_data import LABELS, ParityBatch, ParityVectors, parity_batch
+from ponderlib.tasks.parity_data import LABELS, ParityBatch, ParityVectors, draw_vectors
 from ponderlib.tasks.parity_eval import (
     DifficultyEvaluation,
     StepProfile,
     act_logits,
-    evaluate_by_difficulty,
-    predict_parity,
-    step_profile,
+    evaluate_by_difficulty_unchecked,
+    predict_parity_unchecked,
+    step_profile_unchecked,
 )
 from ponderlib.tasks.parity_models import CELLS, act_parity_model, pondernet_parity_model
 
@@ -238,7 +238,7 @@ def parity_objective(config: ParityConfig, device: torch.device | str | None = N
 
     def pondernet_objective(model: PonderNet, batch: ParityBatch) -> torch.Tensor:
         out = model(batch.inputs)
-        step_losses = binary_step_losses(out.step_outputs, batch.targets, check=False)  # (B, n_run)
+        step_losses = binary_step_losses_unchecked(out.step_outputs, batch.targets)  # (B, n_run)
         return loss(step_losses, out.halting_probs, out.log_halting_probs, out.steps)[0]
 
     return pondernet_objective
@@ -302,11 +302,15 @@ def extrapolation_held_out(config: ParityConfig, held_out_stream: torch.Generato
     """What a run trained on ``1..max_nonzero < n_elems`` non-zero entries is scored on beyond that range
     at every evaluation: ``eval_size`` vectors of ``max_nonzero + 1..n_elems`` entries, drawn from
     ``held_out_stream`` after the held-out set (which stays as it was). ``None`` when training saw every
-    difficulty, or started above one (where "beyond" has two sides)."""
+    difficulty, or started above one (where "beyond" has two sides). ``config`` is validated here
+    (:meth:`~ponderlib.core.config.TrainConfig.validate_once`: nothing again for a run's own)."""
+    config.validate_once()
     if not config.extrapolates:
         return None
     top = config.trained_difficulties[-1]
-    return parity_batch(config.eval_size, config.n_elems, top + 1, None, generator=held_out_stream, label=config.label)
+    return draw_vectors(
+        config.eval_size, config.n_elems, top + 1, config.n_elems, config.label, held_out_stream, held_out_stream.device
+    )
 
 
 def train_parity(
@@ -332,9 +336,9 @@ def train_parity(
     model = build_parity_model(config).to(device)
     data, sampling = config.generator("data", device), config.generator("sampling", device)
     held_out_stream = config.generator("held_out", device)
-    held_out = parity_batch(
-        config.eval_size, config.n_elems, config.min_nonzero, config.max_nonzero,
-        generator=held_out_stream, label=config.label,
+    trained = config.trained_difficulties
+    held_out = draw_vectors(
+        config.eval_size, config.n_elems, trained[0], trained[-1], config.label, held_out_stream, device
     )
     beyond, beyond_sampling = extrapolation_held_out(config, held_out_stream), config.generator("sampling", device)
     training_vectors = ParityVectors(config.n_elems, config.min_nonzero, config.max_nonzero, label=config.label)
@@ -353,16 +357,15 @@ def train_parity(
     result = ParityResult(model=model, config=config, fit=fitted, device=device)
     result.by_difficulty = scored_by_difficulty(model, config)
     if config.method == "pondernet":
-        trained = len(config.trained_difficulties)
-        batch = parity_batch(
-            config.difficulty_eval_size * trained, config.n_elems, config.min_nonzero, config.max_nonzero,
-            generator=config.generator("test", device), label=config.label,
+        batch = draw_vectors(
+            config.difficulty_eval_size * len(trained), config.n_elems, trained[0], trained[-1], config.label,
+            config.generator("test", device), device,
         )
         # The optimum is that of the loss over every step: not the loss of a run that cut p_n at each input's
         # own N (unroll "mass"), whose optimum moves with where each input's N falls.
         closed_form = config.kl_direction == "paper" and config.beta > 0 and config.unroll == "cap"
         prior = geometric_prior(config.lambda_p, config.max_ponder_steps, config.prior_truncation) if closed_form else None
-        result.steps = step_profile(model, batch, prior, config.beta)
+        result.steps = step_profile_unchecked(model, batch, prior, config.beta)
     return result
 
 
@@ -371,7 +374,9 @@ def held_out_metrics(
 ) -> dict[str, float]:
     """``accuracy`` and ``ponder_steps`` (the mean ponder steps at inference) of ``model`` on ``batch``, halting
     by ``config.halting_rule`` with ``sampling`` up to ``config.eval_max_ponder_steps``; names prefixed by ``prefix``."""
-    logits, ponder_steps = predict_parity(model, batch.inputs, config.halting_rule, sampling, config.eval_max_ponder_steps)
+    logits, ponder_steps = predict_parity_unchecked(
+        model, batch.inputs, config.halting_rule, sampling, config.eval_max_ponder_steps
+    )
     return {
         f"{prefix}accuracy": ((logits > 0) == batch.targets.bool()).float().mean().item(),
         f"{prefix}ponder_steps": ponder_steps.float().mean().item(),
@@ -382,7 +387,7 @@ def scored_by_difficulty(model: ACT | PonderNet, config: ParityConfig) -> Diffic
     """``model`` scored at every difficulty ``1..n_elems`` as a run of ``config`` is scored after training
     (:func:`evaluate_by_difficulty` with the config's sizes, halting rule, seed, label and cap): the one
     place a config's scoring settings are passed on, for a run and for snapshots of it."""
-    return evaluate_by_difficulty(
-        model, config.n_elems, samples_per_difficulty=config.difficulty_eval_size, halting_rule=config.halting_rule,
-        seed=config.seed, label=config.label, max_ponder_steps=config.eval_max_ponder_steps,
+    return evaluate_by_difficulty_unchecked(
+        model, config.n_elems, list(range(1, config.n_elems + 1)), config.difficulty_eval_size, config.halting_rule,
+        config.seed, config.label, config.eval_max_ponder_steps,
     )

@@ -116,19 +116,27 @@ class ParityVectors:
         )
 
     def _draw_vectors(self, batch_size: int, generator: torch.Generator | None, device: torch.device | str | None) -> ParityBatch:
-        n_elems = self.n_elems
         device = generator.device if generator is not None else get_device(device)
-        difficulty = torch.randint(self.min_nonzero, self.max_nonzero + 1, (batch_size,), generator=generator, device=device)
-        # A random permutation per row (argsort of uniform noise); the first `difficulty` positions
-        # of that permutation are the non-zero ones.
-        order = torch.rand(batch_size, n_elems, generator=generator, device=device).argsort(dim=1)  # (B, n)
-        rank = order.argsort(dim=1)  # (B, n): where each position falls in the permutation
-        nonzero = rank < difficulty.unsqueeze(1)  # (B, n)
-        signs = torch.randint(0, 2, (batch_size, n_elems), generator=generator, device=device) * 2 - 1  # (B, n)
-        inputs = (nonzero * signs).float()  # (B, n)
-        counted = difficulty if self.label == "nonzero" else (inputs == 1).sum(dim=1)  # (B,)
-        targets = (counted % 2).float()  # (B,)
-        return ParityBatch(inputs=inputs, targets=targets, difficulty=difficulty)
+        return draw_vectors(batch_size, self.n_elems, self.min_nonzero, self.max_nonzero, self.label, generator, device)
+
+
+def draw_vectors(
+    batch_size: int, n_elems: int, min_nonzero: int, max_nonzero: int, label: str, generator: torch.Generator | None,
+    device: torch.device | str,
+) -> ParityBatch:
+    """:class:`ParityVectors`'s draw of single vectors, without its checks: for arguments a validated run's
+    config already checked (its held-out and scoring batches). Every :class:`ParityVectors` draw comes here."""
+    difficulty = torch.randint(min_nonzero, max_nonzero + 1, (batch_size,), generator=generator, device=device)
+    # A random permutation per row (argsort of uniform noise); the first `difficulty` positions
+    # of that permutation are the non-zero ones.
+    order = torch.rand(batch_size, n_elems, generator=generator, device=device).argsort(dim=1)  # (B, n)
+    rank = order.argsort(dim=1)  # (B, n): where each position falls in the permutation
+    nonzero = rank < difficulty.unsqueeze(1)  # (B, n)
+    signs = torch.randint(0, 2, (batch_size, n_elems), generator=generator, device=device) * 2 - 1  # (B, n)
+    inputs = (nonzero * signs).float()  # (B, n)
+    counted = difficulty if label == "nonzero" else (inputs == 1).sum(dim=1)  # (B,)
+    targets = (counted % 2).float()  # (B,)
+    return ParityBatch(inputs=inputs, targets=targets, difficulty=difficulty)
 
 
 def parity_batch(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ponderlib.core.seeds import stream_generator
+from ponderlib.core.seeds import SEED_MAX, stream_generator
 from ponderlib.core.stats import pearson_correlation
 from ponderlib.core.validation import (
     MAX_BATCH,
@@ -32,9 +32,14 @@ from ponderlib.core.validation import (
 )
 from ponderlib.mechanisms.act import ACT, ACTOutput
 from ponderlib.mechanisms.halting import expected_ponder_steps
-from ponderlib.mechanisms.losses import binary_step_losses, kl_optimal_halting
+from ponderlib.mechanisms.losses import (
+    binary_step_losses,
+    binary_step_losses_unchecked,
+    kl_optimal_halting,
+    kl_optimal_halting_unchecked,
+)
 from ponderlib.mechanisms.pondernet import HALTING_RULES, PonderNet
-from ponderlib.tasks.parity_data import ParityBatch, parity_batch
+from ponderlib.tasks.parity_data import LABELS, ParityBatch, draw_vectors
 
 
 def act_logits(result: ACTOutput) -> torch.Tensor:
@@ -95,9 +100,25 @@ def predict_parity(
     cap at inference (None: the model's). ``TypeError`` for another kind of model, or ``inputs`` that
     are not a tensor.
     """
+    _check_prediction(model, halting_rule, generator)
+    return predict_parity_unchecked(model, inputs, halting_rule, generator, max_ponder_steps)
+
+
+def _check_prediction(model: object, halting_rule: object, generator: object) -> None:
     ensure_type("model", model, (ACT, PonderNet))
     check_choice("halting_rule", halting_rule, HALTING_RULES)  # ACT has none, but a wrong one is still wrong
     ensure_generator("generator", generator)
+
+
+@torch.no_grad()
+def predict_parity_unchecked(
+    model: ACT | PonderNet,
+    inputs: torch.Tensor,
+    halting_rule: str,
+    generator: torch.Generator | None,
+    max_ponder_steps: int | None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`predict_parity` without its checks, for a run's own model and config (its held-out scores)."""
     if isinstance(model, ACT):
         result = model(inputs, max_ponder_steps=max_ponder_steps)
         return act_logits(result), result.ponder_steps
@@ -117,7 +138,19 @@ def evaluate_parity(
     at most ``max_ponder_steps`` at inference (None: the model's cap; the halting distribution is the
     training-mode pass's, under the model's cap)."""
     check_parity_batch(batch)
-    logits, ponder_steps = predict_parity(model, batch.inputs, halting_rule, generator, max_ponder_steps)
+    _check_prediction(model, halting_rule, generator)
+    return _evaluate_parity(model, batch, halting_rule, generator, max_ponder_steps)
+
+
+@torch.no_grad()
+def _evaluate_parity(
+    model: ACT | PonderNet,
+    batch: ParityBatch,
+    halting_rule: str,
+    generator: torch.Generator | None,
+    max_ponder_steps: int | None,
+) -> ParityEvaluation:
+    logits, ponder_steps = predict_parity_unchecked(model, batch.inputs, halting_rule, generator, max_ponder_steps)
     correct = (logits > 0) == batch.targets.bool()
     probs = model(batch.inputs).halting_probs
     return ParityEvaluation(
@@ -221,14 +254,33 @@ def evaluate_by_difficulty(
     difficulties = list(range(1, n_elems + 1)) if difficulties is None else _check_difficulties(difficulties, n_elems)
     check_product(MAX_ELEMENTS, "the entries scored", ("difficulties", len(difficulties)), ("n_elems", n_elems),
                   ("samples_per_difficulty", samples_per_difficulty))
-    parameter = next(model.parameters(), None)
-    if parameter is None:
+    if next(model.parameters(), None) is None:
         raise ValueError("model must have parameters (their device is where the vectors are drawn), got none")
-    generator = stream_generator(seed, "scoring", parameter.device)
+    check_int("seed", seed, minimum=0, maximum=SEED_MAX)
+    check_choice("label", label, LABELS)
+    return evaluate_by_difficulty_unchecked(
+        model, n_elems, difficulties, samples_per_difficulty, halting_rule, seed, label, max_ponder_steps
+    )
+
+
+@torch.no_grad()
+def evaluate_by_difficulty_unchecked(
+    model: ACT | PonderNet,
+    n_elems: int,
+    difficulties: Sequence[int],
+    samples_per_difficulty: int,
+    halting_rule: str,
+    seed: int,
+    label: str,
+    max_ponder_steps: int | None,
+) -> DifficultyEvaluation:
+    """:func:`evaluate_by_difficulty` without its checks, for a run's own model and config (its scores after
+    training, :func:`~ponderlib.tasks.parity.scored_by_difficulty`); ``difficulties`` given."""
+    generator = stream_generator(seed, "scoring", next(model.parameters()).device)
     accuracy, ponder_steps, expected, per_sample, halting = [], [], [], [], []
     for difficulty in difficulties:
-        batch = parity_batch(samples_per_difficulty, n_elems, difficulty, difficulty, generator=generator, label=label)
-        evaluation = evaluate_parity(model, batch, halting_rule, generator, max_ponder_steps)
+        batch = draw_vectors(samples_per_difficulty, n_elems, difficulty, difficulty, label, generator, generator.device)
+        evaluation = _evaluate_parity(model, batch, halting_rule, generator, max_ponder_steps)
         accuracy.append(evaluation.accuracy)
         ponder_steps.append(evaluation.ponder_steps.float().mean().item())
         expected.append(evaluation.expected_ponder_steps.mean().item())
@@ -278,12 +330,27 @@ def step_profile(model: PonderNet, batch: ParityBatch, prior: torch.Tensor | Non
         ensure_tensor("prior", prior, " of shape (max_ponder_steps,)")
     out = model(batch.inputs, unroll_tolerance=0.0)  # every step, (B, N)
     losses = binary_step_losses(out.step_outputs, batch.targets)  # (B, N)
+    return _profile(out, batch, losses, None if prior is None else kl_optimal_halting(losses, prior.to(losses.device), beta))
+
+
+@torch.no_grad()
+def step_profile_unchecked(model: PonderNet, batch: ParityBatch, prior: torch.Tensor | None, beta: float) -> StepProfile:
+    """:func:`step_profile` without its checks, for a run's own model, a batch the library drew for it and
+    the prior and ``beta`` of its validated config."""
+    out = model(batch.inputs, unroll_tolerance=0.0)  # every step, (B, N)
+    losses = binary_step_losses_unchecked(out.step_outputs, batch.targets)  # (B, N)
+    optimum = None if prior is None else kl_optimal_halting_unchecked(losses, prior.to(losses.device), beta)
+    return _profile(out, batch, losses, optimum)
+
+
+def _profile(out, batch: ParityBatch, losses: torch.Tensor, optimum: torch.Tensor | None) -> StepProfile:
+    """The profile of one full unroll ``out`` on ``batch``: its step losses, and each vector's optimum."""
     correct = (out.step_outputs > 0) == batch.targets.bool().unsqueeze(1)  # (B, N)
     return StepProfile(
         step_losses=losses.mean(dim=0),
         step_accuracy=correct.float().mean(dim=0),
         halting_probs=out.halting_probs.mean(dim=0),
-        kl_optimum=None if prior is None else kl_optimal_halting(losses, prior.to(losses.device), beta).mean(dim=0),
+        kl_optimum=None if optimum is None else optimum.mean(dim=0),
     )
 
 
