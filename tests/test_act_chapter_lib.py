@@ -198,7 +198,7 @@ def test_seed_curves_from_sequence_known_values():
     assert curves.difficulty.tolist() == [1, 2]
     assert curves.ponder_steps.tolist() == [[1.5, 3.5]]
     assert curves.error.tolist() == [[0.0, 0.5]]
-    assert curves.correlation[0].item() == pytest.approx(
+    assert curves.ponder_difficulty_correlation[0].item() == pytest.approx(
         pearson_correlation(torch.tensor([1.0, 2, 1, 2]), torch.tensor([1.0, 3, 2, 4]))
     )
     with pytest.raises(ValueError, match="seeds and evaluations"):
@@ -324,7 +324,7 @@ def test_seed_curves_draw_each_seed_in_its_own_shade_and_say_how_many_seeds():
         difficulty=torch.tensor([1, 2]),
         ponder_steps=torch.tensor([[1.0, 2.0], [1.5, 2.5], [1.0, 1.0]]),
         error=torch.zeros(3, 2),
-        correlation=torch.tensor([0.5, 0.4, float("nan")]),
+        ponder_difficulty_correlation=torch.tensor([0.5, 0.4, float("nan")]),
     )
     figure = plot_seed_curves(curves, "three seeds")
     lines = figure.axes[0].get_lines()
@@ -339,7 +339,7 @@ def test_seed_curves_draw_each_seed_in_its_own_shade_and_say_how_many_seeds():
             seeds=[0],
             ponder_steps=curves.ponder_steps[:1],
             error=curves.error[:1],
-            correlation=curves.correlation[:1],
+            ponder_difficulty_correlation=curves.ponder_difficulty_correlation[:1],
         ),
         "one seed",
     )
@@ -381,7 +381,7 @@ CURVES = SeedCurves(
     difficulty=torch.tensor([1, 2, 3]),
     ponder_steps=torch.tensor([[1.0, 1.5, 2.0], [2.0, 2.0, 2.0]]),
     error=torch.tensor([[0.0, 0.1, 0.25], [0.0, 0.0, 0.0]]),
-    correlation=torch.tensor([0.5, float("nan")]),
+    ponder_difficulty_correlation=torch.tensor([0.5, float("nan")]),
 )
 
 
@@ -446,7 +446,8 @@ def test_tau_evidence_groups_runs_by_tau_and_seed():
     assert near(evidence.ponder_steps, [[3.5, 2.5], [3.125, 2.0]])
     assert evidence.by_difficulty.shape == (2, 2, 4)
     assert near(evidence.slope, [[1.0, -1.0], [0.15, 0.0]])  # cov 0.75 / var 5 by hand
-    assert evidence.correlation[0].tolist() == pytest.approx([0.8, -0.7]) and math.isnan(evidence.correlation[1, 1])
+    r = evidence.ponder_difficulty_correlation  # (T, S)
+    assert r[0].tolist() == pytest.approx([0.8, -0.7]) and math.isnan(r[1, 1])
     assert evidence.growing(0.1) == [1, 1] and evidence.growing(0.0) == [1, 2]
     assert evidence.updates == [100, 200, 300] and evidence.curve.shape == (2, 2, 3)
     assert near(evidence.late_gain(100), [[0.01, 0.01], [0.01, 0.01]])
@@ -461,7 +462,7 @@ def test_tau_evidence_curves_are_one_tau_seed_by_seed():
     assert curves.seeds == [0, 1] and curves.difficulty.tolist() == [1, 2, 3, 4]
     assert curves.ponder_steps.tolist() == [[2.0, 3.0, 4.0, 5.0], [4.0, 3.0, 2.0, 1.0]]
     assert torch.allclose(curves.error[0], torch.tensor([0.01, 0.02, 0.03, 0.04], dtype=torch.float64))
-    assert curves.correlation.tolist() == pytest.approx([0.8, -0.7])
+    assert curves.ponder_difficulty_correlation.tolist() == pytest.approx([0.8, -0.7])
     pages = tau_pages(evidence, updates=300)
     assert list(pages) == ["0.001", "0.01"] and "after 300 updates" in pages["0.01"].get_suptitle()
     for fig in pages.values():

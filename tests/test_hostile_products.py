@@ -260,7 +260,7 @@ def test_kl_optimal_halting_refuses_what_holds_no_losses(losses, name):
 
 def test_step_profile_at_a_tiny_beta_is_finite(models):
     profile = step_profile(models[1], parity_batch(5, 4), geometric_prior(0.2, 3), 1e-300)
-    assert torch.isfinite(profile.kl_optimum).all()
+    assert torch.isfinite(profile.kl_optimal_halting_distribution).all()
 
 
 # --- 5. models: state, meta tensors, a step function that is not one --------------------------------
@@ -717,8 +717,9 @@ def _fourth_probe_table_cases():
         ("plot_sensitivity-empty", lambda: figures.plot_sensitivity({}, {}), ValueError, "^act_runs must hold"),
         ("plot_sensitivity-seed-dropped", lambda: figures.plot_sensitivity({0.1: [halting, halting], 0.2: [halting]}, by_lambda),
          ValueError, r"^act_runs must hold one run per seed at every value: act_runs\[0.1\] holds 2, act_runs\[0.2\] 1"),
-        ("plot_sensitivity-nan", lambda: figures.plot_sensitivity(by_lambda, {0.1: [HaltingSummary(NAN, 2.0, halting.halting_probs)]}),
-         ValueError, r"^pondernet_runs\[0.1\]\[0\].accuracy must be a finite number"),
+        ("plot_sensitivity-nan",
+         lambda: figures.plot_sensitivity(by_lambda, {0.1: [HaltingSummary(NAN, 2.0, halting.halting_distribution)]}),
+         ValueError, r"^pondernet_runs\[0.1\]\[0\].interpolation_accuracy must be a finite number"),
         ("plot_lambda_robustness-empty", lambda: figures.plot_lambda_robustness({}, {}, 0.9), ValueError, "^runs must hold"),
         ("plot_lambda_robustness-solved", lambda: figures.plot_lambda_robustness(by_lambda, {0.2: 3.0}, NAN), ValueError, "^solved"),
     ]
@@ -811,13 +812,13 @@ def _fifth_probe_cases():
     sorted_run = types.SimpleNamespace(test=types.SimpleNamespace(exact_match=0.5, element_accuracy=0.9))
     cases = [
         ("plot_halting_vs_prior-empty", lambda: figures.plot_halting_vs_prior([], [0.5, 0.5], 0.5), ValueError,
-         "^halting_probs must hold at least one p_n"),
+         "^halting_distribution must hold at least one p_n"),
         ("plot_halting_vs_prior-lengths", lambda: figures.plot_halting_vs_prior([0.5, 0.5], [1.0], 0.5), ValueError,
-         r"^halting_probs must hold one p_n per step of prior \(1\), got 2"),
+         r"^halting_distribution must hold one p_n per step of prior \(1\), got 2"),
         ("plot_halting_vs_prior-nan-prior", lambda: figures.plot_halting_vs_prior([0.5, 0.5], [NAN, 0.5], 0.5), ValueError,
          "^prior must hold no NaN"),
         ("plot_halting_vs_prior-no-label", lambda: figures.plot_halting_vs_prior({}, [0.5, 0.5], 0.5), ValueError,
-         "^halting_probs must hold at least one distribution"),
+         "^halting_distribution must hold at least one distribution"),
         ("plot_halting_vs_prior-lambda-str", lambda: figures.plot_halting_vs_prior([0.5, 0.5], [0.5, 0.5], "a"), ValueError,
          r"^lambda_p must be in \(0, 1\]"),
         ("plot_halting_tails-lengths", lambda: figures.plot_halting_tails({0.2: [halting, short]}), ValueError,
@@ -864,8 +865,8 @@ def _fifth_probe_cases():
         ("Curve.reach-str", lambda: Curve.of(curve).reach("accuracy", "a"), ValueError, "^threshold"),
         ("Curve.gain_since-bool", lambda: Curve.of(curve).gain_since("accuracy", True), ValueError, "^update must be an integer"),
         ("mean_of-obj", lambda: mean_of([1], "accuracy"), TypeError, r"^items\[0\] must be a result with the attribute 'accuracy'"),
-        ("mean_of-nan", lambda: mean_of([HaltingSummary(NAN, 2.0, halting.halting_probs)], "accuracy"), ValueError,
-         "^items' accuracy must hold no NaN"),
+        ("mean_of-nan", lambda: mean_of([HaltingSummary(NAN, 2.0, halting.halting_distribution)], "interpolation_accuracy"),
+         ValueError, "^items' interpolation_accuracy must hold no NaN"),
         ("distribution_mean-list", lambda: distribution_mean([0.5, 0.5]), TypeError, "^halting_probs must be a torch.Tensor"),
         ("mean_and_half_range-nan", lambda: pointer_experiments.mean_and_half_range([NAN, 0.5]), ValueError, "^values must hold no NaN"),
         ("mean_curve-nan", lambda: pointer_experiments.mean_curve([{5: NAN}]), ValueError, r"^curves\[0\] must hold no NaN"),
@@ -911,11 +912,12 @@ def test_trend_table_says_in_words_where_r_is_undefined():
 
     run = Evidence.load("pondernet-parity-live", ROOT / "evidence").runs(method="pondernet", kl_direction="paper")[0]
     measured = DifficultySummary.of(run)
-    constant = dataclasses.replace(measured, trend=NAN)
+    constant = dataclasses.replace(measured, expected_difficulty_correlation=NAN)
     table = trend_table({"constant": [constant, constant], "mixed": [measured, constant]}, 3)
     assert "nan" not in table
     assert "| undefined (constant $\\mathbb E[n]$) |" in table
-    assert f"{measured.trend:+.2f} to {measured.trend:+.2f}; undefined in 1 of 2 (constant $\\mathbb E[n]$)" in table
+    r = measured.expected_difficulty_correlation
+    assert f"{r:+.2f} to {r:+.2f}; undefined in 1 of 2 (constant $\\mathbb E[n]$)" in table
 
 
 # --- 9. the re-probe after round 5 (issue 40): what the fifth round's fixes left ---------------------------------

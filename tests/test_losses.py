@@ -169,7 +169,7 @@ def test_step_price_by_hand_and_as_the_kl_charges_it():
         step_price(0.2, -0.1)
 
 
-def test_the_kl_optimum_by_hand_and_against_a_brute_force_minimiser():
+def test_kl_optimal_halting_by_hand_and_against_a_brute_force_minimiser():
     from ponderlib.mechanisms.halting import geometric_prior
     from ponderlib.mechanisms.losses import kl_optimal_halting
 
@@ -209,7 +209,7 @@ def test_the_kl_optimum_by_hand_and_against_a_brute_force_minimiser():
         (lambda f, g: f([0.0, 0.0, 0.0], g, 0.01), "step_losses must be a torch.Tensor"),
     ],
 )
-def test_the_kl_optimum_refuses_what_it_cannot_compute(call, message):
+def test_kl_optimal_halting_refuses_what_it_cannot_compute(call, message):
     from ponderlib.mechanisms.losses import kl_optimal_halting
 
     with pytest.raises((ValueError, TypeError), match=message):

@@ -70,7 +70,7 @@ def test_pondernet_plots_return_labelled_figures(tiny_runs):
     figures = [
         plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
         plots.plot_halting_vs_prior(
-            {"a": halting.halting_probs, "b": halting.halting_probs}, geometric_prior(0.5, 5), 0.5
+            {"a": halting.halting_distribution, "b": halting.halting_distribution}, geometric_prior(0.5, 5), 0.5
         ),
         plots.plot_sensitivity({0.5: [halting]}, {0.3: [halting] * 2, 0.5: [halting] * 2}, title="two seeds"),
     ]
@@ -120,13 +120,13 @@ def test_difficulty_summary_reads_a_result_and_its_summary_alike():
     )
     assert from_result == from_summary
     by_difficulty = summary["accuracy_by_difficulty"]
-    assert from_summary.accuracy == pytest.approx((by_difficulty["1"] + by_difficulty["2"]) / 2)
-    assert from_summary.extrapolation == from_summary.hardest == by_difficulty["3"]
+    assert from_summary.interpolation_accuracy == pytest.approx((by_difficulty["1"] + by_difficulty["2"]) / 2)
+    assert from_summary.extrapolation_accuracy == from_summary.hardest_accuracy == by_difficulty["3"]
     assert from_summary.extrapolation_ponder_steps == summary["ponder_steps_by_difficulty"]["3"]
     expected = summary["expected_ponder_steps_by_difficulty"]
     assert (from_summary.easiest_expected, from_summary.hardest_expected) == (expected["1"], expected["2"])
     assert from_summary.expected_change == pytest.approx(abs(expected["2"] - expected["1"]))
-    assert from_summary.trend == pytest.approx(1.0 if expected["2"] > expected["1"] else -1.0)
+    assert from_summary.expected_difficulty_correlation == pytest.approx(1.0 if expected["2"] > expected["1"] else -1.0)
     with pytest.raises(ValueError, match="fewer than n_elems"):
         pondernet_experiments.DifficultySummary.of(train_parity(TINY))
     with pytest.raises(ValueError, match="score every difficulty"):
@@ -141,12 +141,14 @@ def test_halting_summary_reads_the_mean_halting_distribution(tiny_runs):
         parity_experiments.HaltingSummary.of(run),
         parity_experiments.HaltingSummary.of(run.summary()),
     )
-    assert torch.equal(halting.halting_probs, from_summary.halting_probs)
-    assert (halting.accuracy, halting.mean_ponder_steps) == (from_summary.accuracy, from_summary.mean_ponder_steps)
-    p = halting.halting_probs
+    assert torch.equal(halting.halting_distribution, from_summary.halting_distribution)
+    assert (halting.interpolation_accuracy, halting.mean_ponder_steps) == (
+        from_summary.interpolation_accuracy, from_summary.mean_ponder_steps
+    )
+    p = halting.halting_distribution
     assert p.shape == (TINY.max_ponder_steps,) and p.sum().item() == pytest.approx(1.0, abs=1e-3)
-    assert halting.accuracy == run.summary()["interpolation_accuracy"] and halting.error == pytest.approx(
-        1 - halting.accuracy
+    assert halting.interpolation_accuracy == run.summary()["interpolation_accuracy"] and halting.error == pytest.approx(
+        1 - halting.interpolation_accuracy
     )
     assert halting.expected_ponder_steps == pytest.approx(sum((n + 1) * v for n, v in enumerate(p.tolist())))
     assert halting.mass_on_cap == p[-1].item() and halting.mass_on(1) == p[0].item()
@@ -165,7 +167,7 @@ def test_halting_summary_pads_a_short_unroll_to_max_ponder_steps(tiny_runs):
     summary = tiny_runs["pondernet"].summary()
     short = {**summary, "halting_distribution": [0.5, 0.3, 0.2]}  # the unroll stopped after step 3 of 5
     halting = parity_experiments.HaltingSummary.of(short)
-    assert halting.halting_probs.tolist() == pytest.approx([0.5, 0.3, 0.2, 0.0, 0.0])
+    assert halting.halting_distribution.tolist() == pytest.approx([0.5, 0.3, 0.2, 0.0, 0.0])
     assert halting.mass_on_cap == 0.0 and halting.mass_after(3) == 0.0
     assert halting.expected_ponder_steps == pytest.approx(0.5 + 0.6 + 0.6)
 
@@ -178,7 +180,7 @@ def _all_figures(tiny_runs):
     halting = parity_experiments.HaltingSummary.of(tiny_runs["pondernet"])
     return {
         "lambdas": plots.plot_lambdas_to_halting(lambdas[0], pondernet_halting(lambdas)[0]),
-        "prior": plots.plot_halting_vs_prior(halting.halting_probs, geometric_prior(0.5, 5), 0.5),
+        "prior": plots.plot_halting_vs_prior(halting.halting_distribution, geometric_prior(0.5, 5), 0.5),
         "sensitivity": plots.plot_sensitivity({0.5: [halting] * 3}, {0.3: [halting] * 3, 0.5: [halting] * 3}),
         "lambda robustness": plots.plot_lambda_robustness({0.3: [halting] * 3, 0.5: [halting] * 3}, {0.3: 3.0, 0.5: 2.0}, 0.95),
         "seeds": plots.plot_seeds_by_difficulty(
@@ -225,23 +227,24 @@ def test_seed_lines_take_shades_of_the_method_and_say_how_many_seeds(tiny_runs):
 # ---------------------------------------------------------------- ponderlib.presentation.pondernet
 
 
-def _halting(accuracy, mean_ponder_steps, probs):
-    return HaltingSummary(accuracy, mean_ponder_steps, torch.tensor(probs, dtype=torch.float64))
+def _halting(interpolation_accuracy, mean_ponder_steps, probs):
+    return HaltingSummary(interpolation_accuracy, mean_ponder_steps, torch.tensor(probs, dtype=torch.float64))
 
 
 def _difficulty(
-    accuracy=1.0,
-    extrapolation=0.4,
-    hardest=0.3,
+    interpolation_accuracy=1.0,
+    extrapolation_accuracy=0.4,
+    hardest_accuracy=0.3,
     ponder_steps=5.0,
     expected=5.0,
     easiest=6.0,
     hardest_expected=4.0,
-    trend=-0.9,
+    expected_difficulty_correlation=-0.9,
     extrapolation_ponder_steps=4.0,
 ):
     return DifficultySummary(
-        accuracy, extrapolation, hardest, ponder_steps, expected, easiest, hardest_expected, trend, extrapolation_ponder_steps
+        interpolation_accuracy, extrapolation_accuracy, hardest_accuracy, ponder_steps, expected, easiest,
+        hardest_expected, expected_difficulty_correlation, extrapolation_ponder_steps,
     )
 
 
@@ -255,8 +258,9 @@ def test_prior_table_gives_both_truncations_and_their_closed_forms():
 
 
 def test_tau_table_counts_the_seeds_that_solve():
-    runs = {0.0: [_difficulty(accuracy=1.0, ponder_steps=8.0), _difficulty(accuracy=0.9, ponder_steps=6.0)],
-            0.02: [_difficulty(accuracy=0.96, extrapolation=0.5, ponder_steps=2.0)]}
+    runs = {0.0: [_difficulty(interpolation_accuracy=1.0, ponder_steps=8.0),
+                  _difficulty(interpolation_accuracy=0.9, ponder_steps=6.0)],
+            0.02: [_difficulty(interpolation_accuracy=0.96, extrapolation_accuracy=0.5, ponder_steps=2.0)]}
     lines = text.tau_table(runs).splitlines()
     assert lines[0].startswith("| $\\tau$ | accuracy, trained range | seeds at 0.95 or more |")
     assert lines[2] == "| 0 | 0.950 (0.900 to 1.000) | 1 of 2 | 0.400 (0.400 to 0.400) | 7.00 (6.00 to 8.00) |"
@@ -299,11 +303,12 @@ def test_when_a_run_first_solved_its_trained_range_is_read_off_its_curve():
 
 
 def test_trend_table_compares_settings_over_their_seeds():
-    falling = [_difficulty(accuracy=1.0, easiest=6.0, hardest_expected=4.0, trend=-0.9, ponder_steps=5.0),
-               _difficulty(accuracy=0.9, easiest=5.0, hardest_expected=3.0, trend=-0.5, ponder_steps=4.0)]
-    mixed = [_difficulty(accuracy=0.98, easiest=2.0, hardest_expected=3.0, trend=0.25, ponder_steps=2.5),
-             _difficulty(accuracy=0.96, easiest=3.0, hardest_expected=2.0, trend=-0.75, ponder_steps=3.5),
-             _difficulty(accuracy=1.0, easiest=4.0, hardest_expected=4.0, trend=0.5, ponder_steps=3.0)]
+    def seed(accuracy, easiest, hardest_expected, r, ponder_steps):
+        return _difficulty(interpolation_accuracy=accuracy, easiest=easiest, hardest_expected=hardest_expected,
+                           expected_difficulty_correlation=r, ponder_steps=ponder_steps)
+
+    falling = [seed(1.0, 6.0, 4.0, -0.9, 5.0), seed(0.9, 5.0, 3.0, -0.5, 4.0)]
+    mixed = [seed(0.98, 2.0, 3.0, 0.25, 2.5), seed(0.96, 3.0, 2.0, -0.75, 3.5), seed(1.0, 4.0, 4.0, 0.5, 3.0)]
     lines = text.trend_table({"paper KL": falling, "no KL": mixed}, trained_max=6).splitlines()
     assert lines[0].startswith("| setting | accuracy 1..6 (lowest seed) | $\\mathbb E[n]$ at 1 → 6 |")
     # Means: (1.0 + 0.9) / 2 = 0.95, E[n] (6 + 5) / 2 = 5.5 -> (4 + 3) / 2 = 3.5, steps 4.5; r < 0 in both seeds.
@@ -412,7 +417,8 @@ def test_the_tail_ratio_and_its_table_and_figure_by_hand():
     from ponderlib.presentation.pondernet import tail_table
 
     def summary(probs):
-        return HaltingSummary(accuracy=1.0, mean_ponder_steps=5.0, halting_probs=torch.tensor(probs, dtype=torch.float64))
+        return HaltingSummary(interpolation_accuracy=1.0, mean_ponder_steps=5.0,
+                              halting_distribution=torch.tensor(probs, dtype=torch.float64))
 
     # Rising to step 2, then halving at every step; the cap (step 6) holds the rest and is left out.
     halving = summary([0.1, 0.4, 0.2, 0.1, 0.05, 0.15])
@@ -466,4 +472,4 @@ def test_a_runs_step_profile_by_hand_and_the_settings_table():
         setting_table({"a": []})
     # A run that cut p_n at each input's own N trained another loss: its optimum is not read.
     mass = HaltingSummary.of({**record, "config": {"max_ponder_steps": 4, "unroll": "mass"}})
-    assert mass.kl_optimum is None and mass.first_right_step == 3
+    assert mass.kl_optimal_halting_distribution is None and mass.first_right_step == 3

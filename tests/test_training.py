@@ -153,7 +153,7 @@ def test_difficulty_evaluation_by_hand():
         difficulty=torch.tensor([1, 2]), accuracy=torch.tensor([1.0, 0.5]),
         ponder_steps=torch.tensor([1.5, 2.5]), expected_ponder_steps=torch.tensor([1.5, 2.5]),
         sample_difficulty=torch.tensor([1, 1, 2, 2]), sample_ponder_steps=torch.tensor([1, 2, 2, 3]),
-        halting_probs=torch.tensor([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]]),
+        halting_distribution=torch.tensor([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5]]),
     )
     assert evaluation.accuracy_on([2]) == 0.5 and evaluation.accuracy_on([1, 2]) == 0.75
     assert evaluation.halting_distribution_on([1, 2]).tolist() == [0.25, 0.5, 0.25]
@@ -269,7 +269,7 @@ def test_lr_decay_1_trains_bit_identically_to_no_schedule(monkeypatch):
     assert decaying.history.loss != constant.history.loss
 
 
-def test_a_pondernet_run_is_profiled_step_by_step_against_its_kl_optimum():
+def test_a_pondernet_run_is_profiled_step_by_step_against_its_kl_optimal_halting():
     from ponderlib.mechanisms.halting import geometric_prior
     from ponderlib.mechanisms.losses import binary_step_losses, kl_optimal_halting
     from ponderlib.tasks.parity_data import parity_batch
@@ -290,8 +290,8 @@ def test_a_pondernet_run_is_profiled_step_by_step_against_its_kl_optimum():
     losses = binary_step_losses(out.step_outputs, batch.targets)
     assert torch.allclose(profile.step_losses, losses.mean(0))
     assert torch.allclose(profile.step_accuracy, ((out.step_outputs > 0) == batch.targets.bool()[:, None]).float().mean(0))
-    assert torch.allclose(profile.kl_optimum, kl_optimal_halting(losses, prior, 0.01).mean(0))
-    assert torch.allclose(profile.halting_probs, out.halting_probs.mean(0))
+    assert torch.allclose(profile.kl_optimal_halting_distribution, kl_optimal_halting(losses, prior, 0.01).mean(0))
+    assert torch.allclose(profile.halting_distribution, out.halting_probs.mean(0))
     # No optimum without the paper's KL, no profile for ACT.
     assert "kl_optimal_halting_distribution" not in train_parity(**{**config, "kl_direction": "reverse"}).summary()
     cut = train_parity(**{**config, "unroll": "mass"}).summary()  # p_n cut at each input's own N: another loss

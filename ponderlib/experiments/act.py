@@ -83,14 +83,15 @@ class SeedCurves:
         difficulty: the difficulties (non-zero entries), shape ``(D,)``.
         ponder_steps: mean ``N(t)`` per seed and difficulty, shape ``(S, D)``.
         error: fraction of wrong parities per seed and difficulty, shape ``(S, D)``.
-        correlation: per seed, Pearson's ``r`` between difficulty and ``N(t)`` over its samples, shape ``(S,)``.
+        ponder_difficulty_correlation: per seed, Pearson's ``r`` between difficulty and ``N(t)`` over its
+            samples, shape ``(S,)``.
     """
 
     seeds: list[int]
     difficulty: torch.Tensor
     ponder_steps: torch.Tensor
     error: torch.Tensor
-    correlation: torch.Tensor
+    ponder_difficulty_correlation: torch.Tensor
 
     @classmethod
     def from_parity(cls, runs: Sequence[TrackedRun], update: int | None = None) -> SeedCurves:
@@ -102,7 +103,7 @@ class SeedCurves:
             difficulty=evaluations[0].difficulty,
             ponder_steps=torch.stack([evaluation.ponder_steps for evaluation in evaluations]),
             error=1.0 - torch.stack([evaluation.accuracy for evaluation in evaluations]),
-            correlation=torch.tensor([run.correlation_at(u) for run, u in zip(runs, updates)]),
+            ponder_difficulty_correlation=torch.tensor([run.correlation_at(u) for run, u in zip(runs, updates)]),
         )
 
     @classmethod
@@ -260,8 +261,8 @@ class TauEvidence:
         ponder_steps: mean ponder time ``N(t)`` over all difficulties, ``(T, S)``.
         by_difficulty: mean ``N(t)`` at each number of non-zero entries, ``(T, S, D)``.
         error_by_difficulty: the error at each number of non-zero entries, ``(T, S, D)``.
-        correlation: Pearson's r between the number of non-zero entries and ``N(t)`` over the scored
-            vectors, ``(T, S)``; NaN where every vector ran the same number of steps.
+        ponder_difficulty_correlation: Pearson's r between the number of non-zero entries and ``N(t)``
+            over the scored vectors, ``(T, S)``; NaN where every vector ran the same number of steps.
         updates: the training updates after which held-out accuracy was measured, length ``K``.
         curve: held-out accuracy after each of ``updates``, ``(T, S, K)``.
     """
@@ -273,7 +274,7 @@ class TauEvidence:
     ponder_steps: torch.Tensor
     by_difficulty: torch.Tensor
     error_by_difficulty: torch.Tensor
-    correlation: torch.Tensor
+    ponder_difficulty_correlation: torch.Tensor
     updates: list[int]
     curve: torch.Tensor
 
@@ -322,7 +323,7 @@ class TauEvidence:
             ponder_steps=table(lambda s: s["mean_ponder_steps"]),
             by_difficulty=by_difficulty("ponder_steps_by_difficulty"),
             error_by_difficulty=1.0 - by_difficulty("accuracy_by_difficulty"),
-            correlation=table(correlation),
+            ponder_difficulty_correlation=table(correlation),
             updates=list(runs[taus[0], seeds[0]]["curve"]["update"]),
             curve=torch.tensor(
                 [[runs[tau, seed]["curve"]["accuracy"] for seed in seeds] for tau in taus], dtype=torch.float64
@@ -338,7 +339,7 @@ class TauEvidence:
             difficulty=torch.tensor(self.difficulty),
             ponder_steps=self.by_difficulty[index],
             error=self.error_by_difficulty[index],
-            correlation=self.correlation[index],
+            ponder_difficulty_correlation=self.ponder_difficulty_correlation[index],
         )
 
     def late_gain(self, updates: int) -> torch.Tensor:

@@ -28,7 +28,7 @@ from ponderlib.mechanisms.halting import expected_ponder_steps
 
 
 def mean_of(items: Sequence[object], attribute: str) -> float:
-    """The mean of one attribute over results (one per seed): ``mean_of(summaries, "accuracy")``."""
+    """The mean of one attribute over results (one per seed): ``mean_of(summaries, "ponder_steps")``."""
     check_not_empty("items", items, "result")
     if not isinstance(attribute, str):
         raise TypeError(f"attribute must be the name of a result's attribute (a str), got {type(attribute).__name__}")
@@ -50,7 +50,7 @@ def check_halting_runs(runs: Mapping[float, Sequence[HaltingSummary]], max_ponde
         for index, run in enumerate(seeds):
             name = f"runs[{value!r}][{index}]"
             ensure_type(name, run, HaltingSummary)
-            steps = len(run.halting_probs)
+            steps = len(run.halting_distribution)
             if max_ponder_steps is None:
                 first = first or (name, steps)
                 if steps != first[1]:
@@ -82,11 +82,12 @@ class HaltingSummary:
     trained live and for a record of the evidence, so that a claim about one is a claim about the other.
 
     Attributes:
-        accuracy: accuracy over the difficulties seen in training, each scored on the same number of
-            fresh vectors (the summary's ``interpolation_accuracy``); ``error = 1 - accuracy``.
+        interpolation_accuracy: accuracy over the difficulties seen in training, each scored on the same
+            number of fresh vectors (the summary's ``interpolation_accuracy``);
+            ``error = 1 - interpolation_accuracy``.
         mean_ponder_steps: mean ponder steps executed at inference on the held-out set, at the last
             evaluation (``N(t)`` for ACT, the sampled halting step for PonderNet).
-        halting_probs: the mean halting distribution ``p_n`` over the difficulties seen in training,
+        halting_distribution: the mean halting distribution ``p_n`` over the difficulties seen in training,
             shape ``(max_ponder_steps,)``, step 1 first: the summary's ``halting_distribution``, which
             stops at the last step the unroll ran (that step took the mass left, less than the
             model's ``unroll_tolerance``), zero-padded to ``max_ponder_steps`` as
@@ -94,17 +95,18 @@ class HaltingSummary:
         step_accuracy: PonderNet's accuracy of each step's prediction ``y_n`` on the trained range, shape
             ``(max_ponder_steps,)``, or None (ACT, and records written before runs kept their step profile:
             :class:`~ponderlib.tasks.parity.StepProfile`).
-        kl_optimum: the halting distribution that would minimise the paper's loss for those steps'
-            losses (:func:`~ponderlib.mechanisms.losses.kl_optimal_halting`), shape ``(max_ponder_steps,)``,
-            or None (as above, for the reverse KL, and for a run that cut ``p_n`` at each input's own ``N``,
+        kl_optimal_halting_distribution: the halting distribution that would minimise the paper's loss
+            for those steps' losses (the mean over vectors of
+            :func:`~ponderlib.mechanisms.losses.kl_optimal_halting`), shape ``(max_ponder_steps,)``, or None
+            (as above, for the reverse KL, and for a run that cut ``p_n`` at each input's own ``N``,
             ``unroll="mass"``: its loss is not the one this optimum minimises).
     """
 
-    accuracy: float
+    interpolation_accuracy: float
     mean_ponder_steps: float
-    halting_probs: torch.Tensor
+    halting_distribution: torch.Tensor
     step_accuracy: torch.Tensor | None = None
-    kl_optimum: torch.Tensor | None = None
+    kl_optimal_halting_distribution: torch.Tensor | None = None
 
     @classmethod
     def of(cls, run: Any) -> HaltingSummary:
@@ -134,32 +136,32 @@ class HaltingSummary:
             return values
 
         return cls(
-            accuracy=summary_number(summary, "interpolation_accuracy", 0.0, 1.0),
+            interpolation_accuracy=summary_number(summary, "interpolation_accuracy", 0.0, 1.0),
             mean_ponder_steps=summary_number(summary, "mean_ponder_steps", 0.0, MAX_LENGTH),
-            halting_probs=mean_halting_distribution(probs.unsqueeze(0), max_ponder_steps),
+            halting_distribution=mean_halting_distribution(probs.unsqueeze(0), max_ponder_steps),
             step_accuracy=per_step("step_accuracy"),
-            kl_optimum=None if cut_at_own_n else per_step("kl_optimal_halting_distribution"),
+            kl_optimal_halting_distribution=None if cut_at_own_n else per_step("kl_optimal_halting_distribution"),
         )
 
     @property
     def error(self) -> float:
-        """``1 - accuracy``."""
-        return 1.0 - self.accuracy
+        """``1 - interpolation_accuracy``."""
+        return 1.0 - self.interpolation_accuracy
 
     @property
     def expected_ponder_steps(self) -> float:
-        """``E_p[n] = sum_n n p_n`` of :attr:`halting_probs`."""
-        return distribution_mean(self.halting_probs)
+        """``E_p[n] = sum_n n p_n`` of :attr:`halting_distribution`."""
+        return distribution_mean(self.halting_distribution)
 
     @property
     def mass_on_cap(self) -> float:
         """``p_N``, the halting probability on the last step ``N = max_ponder_steps``."""
-        return self.halting_probs[-1].item()
+        return self.halting_distribution[-1].item()
 
     @property
     def mode(self) -> int:
         """The most likely ponder step (1-based; the first, on a tie)."""
-        return int(self.halting_probs.argmax()) + 1
+        return int(self.halting_distribution.argmax()) + 1
 
     @property
     def tail_ratio(self) -> float | None:
@@ -169,11 +171,12 @@ class HaltingSummary:
 
         Where the steps' losses tie, PonderNet's loss is least with ``p_n`` in the prior's proportions
         (:func:`~ponderlib.mechanisms.losses.kl_optimal_halting`): a tail ratio of ``1 - lambda_p``."""
-        steps = [n for n in range(self.mode + 1, len(self.halting_probs)) if self.halting_probs[n - 1] >= TAIL_FLOOR]
+        p = self.halting_distribution  # (N,)
+        steps = [n for n in range(self.mode + 1, len(p)) if p[n - 1] >= TAIL_FLOOR]
         if len(steps) < 3:
             return None
         x = torch.tensor(steps, dtype=torch.float64)
-        y = torch.log(self.halting_probs[[n - 1 for n in steps]].double())
+        y = torch.log(p[[n - 1 for n in steps]].double())
         slope = ((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum()
         return float(torch.exp(slope))
 
@@ -189,24 +192,24 @@ class HaltingSummary:
     @property
     def distance_from_optimum(self) -> float | None:
         """The total variation distance ``(1/2) sum_n |p_n - p*_n|`` between the learned halting distribution
-        and :attr:`kl_optimum`: 0 where the network halts exactly where its loss, for its own steps' losses,
-        is least; None without a ``kl_optimum``."""
-        if self.kl_optimum is None:
+        and :attr:`kl_optimal_halting_distribution`: 0 where the network halts exactly where its loss, for its
+        own steps' losses, is least; None without a ``kl_optimal_halting_distribution``."""
+        if self.kl_optimal_halting_distribution is None:
             return None
-        return 0.5 * float((self.halting_probs - self.kl_optimum).abs().sum())
+        return 0.5 * float((self.halting_distribution - self.kl_optimal_halting_distribution).abs().sum())
 
     def mass_on(self, first: int, last: int | None = None) -> float:
         """The halting probability on ponder steps ``first..last`` (1-based, both included; ``last``
         defaults to ``first``: one step)."""
         last = first if last is None else last
-        check_int("first", first, minimum=1, maximum=len(self.halting_probs))
-        check_int("last", last, minimum=first, maximum=len(self.halting_probs))
-        return self.halting_probs[first - 1:last].sum().item()
+        check_int("first", first, minimum=1, maximum=len(self.halting_distribution))
+        check_int("last", last, minimum=first, maximum=len(self.halting_distribution))
+        return self.halting_distribution[first - 1:last].sum().item()
 
     def mass_after(self, step: int) -> float:
         """The halting probability on every ponder step after ``step`` (0 after the last)."""
-        check_int("step", step, minimum=0, maximum=len(self.halting_probs))
-        return self.halting_probs[step:].sum().item()
+        check_int("step", step, minimum=0, maximum=len(self.halting_distribution))
+        return self.halting_distribution[step:].sum().item()
 
 
 def mean_halting_distribution(halting_probs: torch.Tensor, max_ponder_steps: int) -> torch.Tensor:

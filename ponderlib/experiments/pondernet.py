@@ -24,28 +24,30 @@ class DifficultySummary:
     committed evidence, so that a claim counted in the evidence is checked on a live run as it was counted.
 
     Attributes:
-        accuracy: mean accuracy over the difficulties seen in training (interpolation).
-        extrapolation: mean accuracy over the harder difficulties never seen in training.
-        hardest: accuracy at the largest difficulty, ``n_elems``.
+        interpolation_accuracy: mean accuracy over the difficulties seen in training (the summary's
+            ``interpolation_accuracy``, recomputed from ``accuracy_by_difficulty``).
+        extrapolation_accuracy: mean accuracy over the harder difficulties never seen in training.
+        hardest_accuracy: accuracy at the largest difficulty, ``n_elems``.
         ponder_steps: mean ponder steps executed at inference, over the trained difficulties.
         expected_ponder_steps: mean ``E[n]`` over the trained difficulties.
         easiest_expected: ``E[n]`` at the easiest trained difficulty.
         hardest_expected: ``E[n]`` at the hardest trained difficulty.
-        trend: Pearson's ``r`` between difficulty and ``E[n]`` over the trained difficulties
-            (its sign: whether ``E[n]`` grows with difficulty); NaN where ``E[n]`` is the same at every
-            difficulty, which has no correlation (the tables say "undefined" in words).
+        expected_difficulty_correlation: Pearson's ``r`` between difficulty and ``E[n]`` over the
+            trained difficulties, one point per difficulty (its sign: whether ``E[n]`` grows with
+            difficulty); NaN where ``E[n]`` is the same at every difficulty, which has no correlation
+            (the tables say "undefined" in words).
         extrapolation_ponder_steps: mean ponder steps executed at inference over the unseen
             difficulties (Banino et al.: about 5 there, against about 3 on the trained range).
     """
 
-    accuracy: float
-    extrapolation: float
-    hardest: float
+    interpolation_accuracy: float
+    extrapolation_accuracy: float
+    hardest_accuracy: float
     ponder_steps: float
     expected_ponder_steps: float
     easiest_expected: float
     hardest_expected: float
-    trend: float
+    expected_difficulty_correlation: float
     extrapolation_ponder_steps: float
 
     @property
@@ -87,14 +89,16 @@ class DifficultySummary:
 
         expected = at("expected_ponder_steps_by_difficulty", trained)
         return cls(
-            accuracy=mean(at("accuracy_by_difficulty", trained)),
-            extrapolation=mean(at("accuracy_by_difficulty", unseen)),
-            hardest=summary["accuracy_by_difficulty"][str(config["n_elems"])],
+            interpolation_accuracy=mean(at("accuracy_by_difficulty", trained)),
+            extrapolation_accuracy=mean(at("accuracy_by_difficulty", unseen)),
+            hardest_accuracy=summary["accuracy_by_difficulty"][str(config["n_elems"])],
             ponder_steps=mean(at("ponder_steps_by_difficulty", trained)),
             expected_ponder_steps=mean(expected),
             easiest_expected=expected[0],
             hardest_expected=expected[-1],
-            trend=pearson_correlation(torch.tensor(list(trained), dtype=torch.float64), torch.tensor(expected, dtype=torch.float64)),
+            expected_difficulty_correlation=pearson_correlation(
+                torch.tensor(list(trained), dtype=torch.float64), torch.tensor(expected, dtype=torch.float64)
+            ),
             extrapolation_ponder_steps=mean(at("ponder_steps_by_difficulty", unseen)),
         )
 

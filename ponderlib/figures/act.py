@@ -51,9 +51,10 @@ def plot_seed_curves(curves, title: str, ponder_max: float | None = None, error_
     for name, limit in (("ponder_max", ponder_max), ("error_max", error_max)):
         if limit is not None:
             check_positive(name, limit)
+    r = curves.ponder_difficulty_correlation  # (S,)
     labels = [
-        f"seed {seed} (r undefined: constant N)" if undefined else f"seed {seed} (r = {r:+.2f})"
-        for seed, r, undefined in zip(curves.seeds, curves.correlation.tolist(), curves.correlation.isnan().tolist())
+        f"seed {seed} (r undefined: constant N)" if undefined else f"seed {seed} (r = {value:+.2f})"
+        for seed, value, undefined in zip(curves.seeds, r.tolist(), r.isnan().tolist())
     ]
     fig, (ax_steps, ax_error) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.9))
     _seed_lines(ax_steps, curves.difficulty, curves.ponder_steps, labels)

@@ -55,7 +55,7 @@ def plot_sensitivity(
 
     Args:
         act_runs, pondernet_runs: ``tau`` (and ``lambda_p``) -> the runs at that value, one per seed,
-            in the same seed order at every value; each has ``accuracy`` and ``mean_ponder_steps``
+            in the same seed order at every value; each has ``interpolation_accuracy`` and ``mean_ponder_steps``
             (:class:`ponderlib.experiments.parity.HaltingSummary`).
     """
     fig, axes = plt.subplots(2, 2, figsize=(style.MAX_WIDTH, 6.0), sharex="col")
@@ -63,7 +63,7 @@ def plot_sensitivity(
     for column, (runs, method, name) in enumerate(methods):
         values = list(runs)
         label = style.label(method)
-        for row, attribute in enumerate(("accuracy", "mean_ponder_steps")):
+        for row, attribute in enumerate(("interpolation_accuracy", "mean_ponder_steps")):
             _seed_lines(axes[row, column], runs, attribute, method, label if row == 0 else None, f"{method}_runs")
         axes[0, column].set_title(f"{label}: sensitivity to {name}")
         axes[0, column].set_ylim(0.4, 1.02)
@@ -91,7 +91,7 @@ def plot_lambda_robustness(
 
     Args:
         runs: ``lambda_p`` -> the runs at that value, one per seed, in the same seed order at every value,
-            in increasing ``lambda_p``; each has ``accuracy`` and ``expected_ponder_steps``
+            in increasing ``lambda_p``; each has ``interpolation_accuracy`` and ``expected_ponder_steps``
             (:class:`ponderlib.experiments.parity.HaltingSummary`).
         prior_means: ``lambda_p`` -> the mean of the prior the runs were trained with, for every key of ``runs``.
         solved: the accuracy from which a run solves the task, drawn as a dotted line.
@@ -103,7 +103,7 @@ def plot_lambda_robustness(
         check_positive(f"prior_means[{value!r}]", prior)
     values = list(runs)
     fig, (ax_acc, ax_steps) = plt.subplots(1, 2, figsize=(style.MAX_WIDTH, 3.8), sharex=True)
-    _seed_lines(ax_acc, runs, "accuracy", "pondernet", style.label("pondernet"))
+    _seed_lines(ax_acc, runs, "interpolation_accuracy", "pondernet", style.label("pondernet"))
     ax_acc.axhline(solved, color=style.PRIOR_COLOR, ls=":", lw=1, label=f"solved: accuracy {solved:g}")
     ax_acc.set_ylim(0.4, 1.02)
     ax_acc.set_ylabel("accuracy on the trained range")

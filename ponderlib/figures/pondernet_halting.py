@@ -69,7 +69,7 @@ def plot_lambdas_to_halting(lambdas: Sequence[float], halting_probs: Sequence[fl
 
 @style.book_figure
 def plot_halting_vs_prior(
-    halting_probs: Mapping[str, Sequence[float]] | Sequence[float],
+    halting_distribution: Mapping[str, Sequence[float]] | Sequence[float],
     prior: Sequence[float],
     lambda_p: float,
     title: str | None = None,
@@ -80,18 +80,18 @@ def plot_halting_vs_prior(
     distribution(s) with the prior's outline over them. Means ``E[n]`` are given in the legend.
 
     Args:
-        halting_probs: one distribution of length ``N``, or ``label -> distribution``; the first
+        halting_distribution: one distribution of length ``N``, or ``label -> distribution``; the first
             label is drawn as bars, the others as lines.
         prior: ``p_G(n)``, length ``N``.
     """
     check_lambda_p(lambda_p)
     prior = finite_numbers("prior", prior, "p_G(n)")
     names = {}
-    if not isinstance(halting_probs, Mapping):
-        halting_probs, names = {"PonderNet": halting_probs}, {"PonderNet": "halting_probs"}
-    check_not_empty("halting_probs", halting_probs, "distribution")
-    for label, dist in halting_probs.items():
-        name = names.get(label, f"halting_probs[{label!r}]")
+    if not isinstance(halting_distribution, Mapping):
+        halting_distribution, names = {"PonderNet": halting_distribution}, {"PonderNet": "halting_distribution"}
+    check_not_empty("halting_distribution", halting_distribution, "distribution")
+    for label, dist in halting_distribution.items():
+        name = names.get(label, f"halting_distribution[{label!r}]")
         if len(finite_numbers(name, dist, "p_n")) != len(prior):
             raise ValueError(f"{name} must hold one p_n per step of prior ({len(prior)}), got {len(dist)}")
     steps = list(range(1, len(prior) + 1))
@@ -103,7 +103,7 @@ def plot_halting_vs_prior(
     ax_prior.bar(steps, prior, color=style.PRIOR_COLOR, label=f"prior $p_G$, mean {mean(prior):.2f}")
     ax_prior.set_title(f"prior $p_G(\\lambda_p={lambda_p:g})$")
     ax_prior.set_ylabel("halting probability")
-    for index, (label, dist) in enumerate(halting_probs.items()):
+    for index, (label, dist) in enumerate(halting_distribution.items()):
         dist = [float(v) for v in dist]
         text = f"{label}, mean {mean(dist):.2f}"
         if index == 0:
@@ -114,7 +114,7 @@ def plot_halting_vs_prior(
     ax_learned.set_title("learned: mean $p_n$")
     for ax in (ax_prior, ax_learned):
         _steps_axis(ax, len(steps))
-    ax_prior.set_ylim(0, max(max(prior), *(max(float(v) for v in d) for d in halting_probs.values())) * 1.15)
+    ax_prior.set_ylim(0, max(max(prior), *(max(float(v) for v in d) for d in halting_distribution.values())) * 1.15)
     style.legend_below(fig, ncol=2)
     fig.suptitle(title or f"Halting distribution against the prior, $\\lambda_p = {lambda_p:g}$")
     return fig
@@ -137,7 +137,7 @@ def plot_halting_tails(runs: Mapping[float, Sequence[object]], title: str = "") 
     fig, ax = plt.subplots(figsize=(style.MAX_WIDTH, 4.0))
     shades = style.seed_colors("pondernet", len(runs))
     for shade, (value, seeds) in zip(shades, runs.items()):
-        mean = torch.stack([h.halting_probs for h in seeds]).mean(dim=0)  # (N,)
+        mean = torch.stack([h.halting_distribution for h in seeds]).mean(dim=0)  # (N,)
         steps = [n for n in range(1, len(mean) + 1) if mean[n - 1] >= TAIL_FLOOR]
         ax.plot(steps, [float(mean[n - 1]) for n in steps], "o-", color=shade, ms=3, lw=1.4,
                 label=f"$\\lambda_p = {value:g}$ ({style.mean_of_seeds(len(seeds))})")
@@ -149,7 +149,7 @@ def plot_halting_tails(runs: Mapping[float, Sequence[object]], title: str = "") 
     ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))  # 0.01, not a small 10^-2 exponent
     ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_ylabel("halting probability $p_n$ (log scale)")
-    _steps_axis(ax, len(next(iter(runs.values()))[0].halting_probs))
+    _steps_axis(ax, len(next(iter(runs.values()))[0].halting_distribution))
     style.legend_below(fig, ax, ncol=2)
     ax.set_title(title or "The learned tail falls at the prior's rate")
     return fig

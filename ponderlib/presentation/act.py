@@ -26,7 +26,8 @@ def seed_table(curves: SeedCurves, accuracy: Sequence[float]) -> str:
     rows = [
         [seed, f"{acc:.4f}", signed(r, 3), f"{steps[0]:.2f}", f"{steps[-1]:.2f}", f"{100 * error.max():.1f}"]
         for seed, acc, r, steps, error in zip(
-            curves.seeds, accuracy, curves.correlation.tolist(), curves.ponder_steps.tolist(), curves.error
+            curves.seeds, accuracy, curves.ponder_difficulty_correlation.tolist(), curves.ponder_steps.tolist(),
+            curves.error,
         )
     ]
     header = ["seed", "held-out accuracy", "r(difficulty, $N$)", f"$N$ at difficulty {easiest}",
@@ -50,7 +51,8 @@ def tau_evidence_table(evidence, minimum_slope: float, last_updates: int) -> str
     for i, tau in enumerate(evidence.taus):
         rows.append([f"{tau:g}", mean_sd((100.0 * evidence.error[i]).tolist(), 1), mean_sd(evidence.ponder_steps[i].tolist()),
                      mean_sd(slopes[i].tolist(), 3), f"{evidence.growing(minimum_slope)[i]} of {seeds}",
-                     correlation_range(evidence.correlation[i].tolist(), "$N$"), f"{100.0 * float(gain[i].max()):.1f}"])
+                     correlation_range(evidence.ponder_difficulty_correlation[i].tolist(), "$N$"),
+                     f"{100.0 * float(gain[i].max()):.1f}"])
     header = ["$\\tau$", "error (%)", "ponder time $N(t)$", "slope (steps per entry)",
               f"seeds with slope ≥ {minimum_slope:g}", "r(entries, $N$)",
               f"largest rise of accuracy over the last {last_updates:,} updates (points)"]

@@ -61,10 +61,12 @@ def trend_table(groups: Mapping[str, Sequence[DifficultySummary]], trained_max: 
             ensure_type(f"groups[{label!r}][{index}]", run, DifficultySummary)
     rows = []
     for label, seeds in groups.items():
-        falls = sum(m.trend < 0 for m in seeds)
-        rows.append([label, f"{mean_of(seeds, 'accuracy'):.3f} ({min(m.accuracy for m in seeds):.3f})",
+        r = [m.expected_difficulty_correlation for m in seeds]
+        falls = sum(value < 0 for value in r)
+        lowest = min(m.interpolation_accuracy for m in seeds)
+        rows.append([label, f"{mean_of(seeds, 'interpolation_accuracy'):.3f} ({lowest:.3f})",
                      f"{mean_of(seeds, 'easiest_expected'):.2f} → {mean_of(seeds, 'hardest_expected'):.2f}",
-                     f"{falls} of {len(seeds)}", correlation_range([m.trend for m in seeds], "$\\mathbb E[n]$", count_undefined=True),
+                     f"{falls} of {len(seeds)}", correlation_range(r, "$\\mathbb E[n]$", count_undefined=True),
                      f"{mean_of(seeds, 'ponder_steps'):.2f}"])
     header = ["setting", f"accuracy 1..{trained_max} (lowest seed)", f"$\\mathbb E[n]$ at 1 → {trained_max}",
               "seeds where $\\mathbb E[n]$ falls", "$r$(difficulty, $\\mathbb E[n]$)", "ponder steps per input"]
@@ -87,8 +89,8 @@ def lambda_table(runs: Mapping[float, Sequence[HaltingSummary]], max_ponder_step
               "ponder steps at inference", "accuracy"]
     rows = [
         [f"{value:g}", f"{distribution_mean(geometric_prior(value, max_ponder_steps)):.2f}", mean_range([h.expected_ponder_steps for h in seeds]),
-         mean_range([h.mean_ponder_steps for h in seeds]), mean_range([h.accuracy for h in seeds], 3)]
-        + ([f"{sum(h.accuracy >= solved for h in seeds)} of {len(seeds)}"] if solved is not None else [])
+         mean_range([h.mean_ponder_steps for h in seeds]), mean_range([h.interpolation_accuracy for h in seeds], 3)]
+        + ([f"{sum(h.interpolation_accuracy >= solved for h in seeds)} of {len(seeds)}"] if solved is not None else [])
         for value, seeds in runs.items()
     ]
     if solved is not None:
@@ -140,10 +142,11 @@ def setting_table(groups: Mapping[str, Sequence[HaltingSummary]]) -> str:
             ensure_type(f"groups[{label!r}][{index}]", run, HaltingSummary)
     rows = []
     for label, seeds in groups.items():
-        profiled = [h for h in seeds if h.kl_optimum is not None]
+        profiled = [h for h in seeds if h.kl_optimal_halting_distribution is not None]
         right = [h.first_right_step for h in seeds if h.step_accuracy is not None]
         rows.append([
-            label, len(seeds), mean_range([h.accuracy for h in seeds], 3), mean_range([h.expected_ponder_steps for h in seeds]),
+            label, len(seeds), mean_range([h.interpolation_accuracy for h in seeds], 3),
+            mean_range([h.expected_ponder_steps for h in seeds]),
             mean_range([h.mean_ponder_steps for h in seeds]), mean_range([h.mode for h in seeds], 1),
             mean_range([h.mass_on_cap for h in seeds], 3),
             (f"{mean_range(right, 1)} ({len(right)} of {len(seeds)})" if None not in right else "not all right") if right else "(not kept)",
@@ -170,10 +173,11 @@ def extrapolation_table(groups: Mapping[str, Sequence[object]]) -> str:
         measured = [(RunSummary.of(run), DifficultySummary.of(run), ExtrapolationCurve.of(run)) for run in runs]
         for summary, m, curve in measured:
             best, at = curve.best
-            rows.append([label, summary_value(summary_value(summary, "config"), "seed", "run's config"), f"{m.accuracy:.3f}", f"{m.extrapolation:.3f}",
+            seed = summary_value(summary_value(summary, "config"), "seed", "run's config")
+            rows.append([label, seed, f"{m.interpolation_accuracy:.3f}", f"{m.extrapolation_accuracy:.3f}",
                          f"{best:.3f} ({at:,})", f"{m.ponder_steps:.2f}", f"{m.extrapolation_ponder_steps:.2f}"])
         means = [statistics.mean([getattr(m, key) for _, m, _ in measured]) for key in
-                 ("accuracy", "extrapolation", "ponder_steps", "extrapolation_ponder_steps")]
+                 ("interpolation_accuracy", "extrapolation_accuracy", "ponder_steps", "extrapolation_ponder_steps")]
         best_mean = statistics.mean([curve.best[0] for _, _, curve in measured])
         rows.append([f"**{label}: mean**", "", f"**{means[0]:.3f}**", f"**{means[1]:.3f}**", f"**{best_mean:.3f}**",
                      f"**{means[2]:.2f}**", f"**{means[3]:.2f}**"])
@@ -198,8 +202,9 @@ def tau_table(runs: Mapping[float, Sequence[DifficultySummary]]) -> str:
     for tau in runs:
         check_non_negative("tau", tau)
     rows = [
-        [f"{tau:g}", mean_range([m.accuracy for m in seeds], 3), f"{sum(m.accuracy >= SOLVED for m in seeds)} of {len(seeds)}",
-         mean_range([m.extrapolation for m in seeds], 3), mean_range([m.ponder_steps for m in seeds])]
+        [f"{tau:g}", mean_range([m.interpolation_accuracy for m in seeds], 3),
+         f"{sum(m.interpolation_accuracy >= SOLVED for m in seeds)} of {len(seeds)}",
+         mean_range([m.extrapolation_accuracy for m in seeds], 3), mean_range([m.ponder_steps for m in seeds])]
         for tau, seeds in runs.items()
     ]
     header = ["$\\tau$", "accuracy, trained range", f"seeds at {SOLVED:g} or more", "accuracy beyond it",

@@ -281,8 +281,9 @@ class ParityResult(PonderingResult):
             "step_losses": [round_or_none(v) for v in self.steps.step_losses.tolist()],
             "step_accuracy": [round_or_none(v) for v in self.steps.step_accuracy.tolist()],
         }
-        if self.steps is not None and self.steps.kl_optimum is not None:
-            profile["kl_optimal_halting_distribution"] = [round_or_none(v) for v in self.steps.kl_optimum.tolist()]
+        optimum = None if self.steps is None else self.steps.kl_optimal_halting_distribution
+        if optimum is not None:
+            profile["kl_optimal_halting_distribution"] = [round_or_none(v) for v in optimum.tolist()]
         return {
             **metrics,
             **profile,

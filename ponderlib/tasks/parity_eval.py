@@ -174,8 +174,8 @@ class DifficultyEvaluation:
             ``p_n``), shape ``(D,)``.
         sample_difficulty, sample_ponder_steps: every sample's difficulty and ponder steps, shape
             ``(D * samples_per_difficulty,)``, for correlations.
-        halting_probs: the mean halting distribution ``p_n`` at each difficulty (the training-mode
-            pass; zero after the last step the unroll ran), shape ``(D, N)``.
+        halting_distribution: the mean halting distribution ``p_n`` at each difficulty (the
+            training-mode pass; zero after the last step the unroll ran), shape ``(D, N)``.
     """
 
     difficulty: torch.Tensor
@@ -184,7 +184,7 @@ class DifficultyEvaluation:
     expected_ponder_steps: torch.Tensor
     sample_difficulty: torch.Tensor
     sample_ponder_steps: torch.Tensor
-    halting_probs: torch.Tensor
+    halting_distribution: torch.Tensor
 
     def accuracy_on(self, difficulties: Sequence[int]) -> float:
         """Accuracy averaged over the given difficulties (equal samples per difficulty)."""
@@ -193,7 +193,7 @@ class DifficultyEvaluation:
     def halting_distribution_on(self, difficulties: Sequence[int]) -> torch.Tensor:
         """The mean halting distribution ``p_n`` over the given difficulties (equal samples per
         difficulty), shape ``(N,)``."""
-        return self.halting_probs[self._select(difficulties)].mean(dim=0)
+        return self.halting_distribution[self._select(difficulties)].mean(dim=0)
 
     def correlation_on(self, difficulties: Sequence[int]) -> float:
         """Pearson's ``r`` between difficulty and ponder steps, per sample, over the given
@@ -294,7 +294,7 @@ def evaluate_by_difficulty_unchecked(
         expected_ponder_steps=torch.tensor(expected),
         sample_difficulty=torch.tensor(difficulties).repeat_interleave(samples_per_difficulty),
         sample_ponder_steps=torch.cat(per_sample),
-        halting_probs=torch.stack([nn.functional.pad(p, (0, steps - len(p))) for p in halting]),
+        halting_distribution=torch.stack([nn.functional.pad(p, (0, steps - len(p))) for p in halting]),
     )
 
 
@@ -306,8 +306,8 @@ class StepProfile:
         step_losses: the mean binary cross-entropy ``L(y, y_n)`` of each step ``n = 1..max_ponder_steps``
             (the whole unroll, :meth:`PonderNet.forward` with ``unroll_tolerance=0``), shape ``(N,)``.
         step_accuracy: the accuracy of each step's prediction ``y_n``, shape ``(N,)``.
-        halting_probs: the mean ``p_n`` of that unroll, shape ``(N,)``.
-        kl_optimum: the mean over the vectors of the halting distribution that minimises
+        halting_distribution: the mean ``p_n`` of that unroll, shape ``(N,)``.
+        kl_optimal_halting_distribution: the mean over the vectors of the halting distribution that minimises
             ``L_Rec + beta KL(p || p_G)`` for each vector's own step losses
             (:func:`~ponderlib.mechanisms.losses.kl_optimal_halting`), shape ``(N,)``: where the loss would
             put ``p_n`` if the steps' predictions stayed as they are. None for the reverse KL, whose optimum
@@ -316,14 +316,14 @@ class StepProfile:
 
     step_losses: torch.Tensor
     step_accuracy: torch.Tensor
-    halting_probs: torch.Tensor
-    kl_optimum: torch.Tensor | None
+    halting_distribution: torch.Tensor
+    kl_optimal_halting_distribution: torch.Tensor | None
 
 
 @torch.no_grad()
 def step_profile(model: PonderNet, batch: ParityBatch, prior: torch.Tensor | None, beta: float) -> StepProfile:
     """:class:`StepProfile` of ``model`` on ``batch``, against ``prior`` (:func:`geometric_prior`, as the
-    run's loss truncates it; None: no ``kl_optimum``) and the KL's weight ``beta``."""
+    run's loss truncates it; None: no ``kl_optimal_halting_distribution``) and the KL's weight ``beta``."""
     ensure_type("model", model, PonderNet)
     check_parity_batch(batch)
     if prior is not None:
@@ -349,8 +349,8 @@ def _profile(out, batch: ParityBatch, losses: torch.Tensor, optimum: torch.Tenso
     return StepProfile(
         step_losses=losses.mean(dim=0),
         step_accuracy=correct.float().mean(dim=0),
-        halting_probs=out.halting_probs.mean(dim=0),
-        kl_optimum=None if optimum is None else optimum.mean(dim=0),
+        halting_distribution=out.halting_probs.mean(dim=0),
+        kl_optimal_halting_distribution=None if optimum is None else optimum.mean(dim=0),
     )
 
 

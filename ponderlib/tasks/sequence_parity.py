@@ -122,7 +122,7 @@ class SequenceEvaluation:
     difficulty: torch.Tensor
 
     @property
-    def correlation(self) -> float:
+    def ponder_difficulty_correlation(self) -> float:
         """Pearson's ``r`` between difficulty and ``N(t)``, every time step of every sequence a sample
         (NaN when ``N(t)`` is constant)."""
         return pearson_correlation(self.difficulty.flatten().float(), self.ponder_steps.flatten().float())
@@ -173,7 +173,7 @@ class SequenceResult(PonderingResult):
             "test_ponder_steps": round_or_none(self.test.ponder_steps.float().mean().item()),
             "accuracy_by_difficulty": {str(d): round_or_none(row[0]) for d, row in by_difficulty.items()},
             "ponder_steps_by_difficulty": {str(d): round_or_none(row[1]) for d, row in by_difficulty.items()},
-            "ponder_difficulty_correlation": round_or_none(self.test.correlation),
+            "ponder_difficulty_correlation": round_or_none(self.test.ponder_difficulty_correlation),
         }
 
 
