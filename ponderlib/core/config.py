@@ -114,8 +114,11 @@ def option(default, help: str, choices: tuple | None = None, methods: tuple[str,
 METHOD_NAMES = {"act": "ACT", "pondernet": "PonderNet", "fixed": "the fixed depth"}
 """How an error names a halting method."""
 
-ACT_ONLY, PONDERNET_ONLY = ("act",), ("pondernet",)
-""":func:`option`'s ``methods`` for a field of ACT's, or of PonderNet's, alone."""
+ACT_ONLY = ("act",)
+""":func:`option`'s ``methods`` for a field of ACT's alone."""
+
+PONDERNET_ONLY = ("pondernet",)
+""":func:`option`'s ``methods`` for a field of PonderNet's alone."""
 
 
 @dataclass
