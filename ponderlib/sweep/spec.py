@@ -181,7 +181,9 @@ def _plan(
 
     A run holds the fields its method uses (:meth:`~ponderlib.core.config.TrainConfig.method_fields`): in
     a grid that crosses ``method`` with one method's fields, another method's point leaves those fields
-    out, and its run, the same at every value of them, is planned once, at its first point."""
+    out, and its run, the same at every value of them, is planned once, at its first point. ``fixed``
+    fields of another method are left out too (one ``fixed`` may serve every method of the grid); a
+    grid field that no run uses is refused."""
     runs, keys = [], set()
     for grid_point in expand_grid(grid):
         used = config_class.method_fields({**fixed, **grid_point})
