@@ -267,7 +267,9 @@ class ChainsConfig(TrainConfig):
     heads: int = option(2, "attention heads (divide d_model)")
     d_transition: int = option(64, "hidden size of the transition function")
     max_ponder_steps: int = option(6, "cap on ponder steps per position")
-    fixed_depth: int | None = option(None, "fixed: how many times the block is applied (none: max-ponder-steps)", methods=("fixed",))
+    fixed_depth: int | None = option(
+        None, "fixed: how many times the block is applied (none: max-ponder-steps)", methods=("fixed",)
+    )
     n_names: int = option(24, "variable names to draw from (>= the longest sequence evaluated)")
     min_len: int = option(4, "fewest assignments in a training program")
     max_len: int = option(10, "most assignments in a training program")
@@ -281,8 +283,12 @@ class ChainsConfig(TrainConfig):
     )
     lambda_p: float = option(0.3, "PonderNet's geometric prior parameter, in (0, 1]", methods=PONDERNET_ONLY)
     beta: float = option(0.01, "PonderNet's KL weight, >= 0", methods=PONDERNET_ONLY)
-    kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse", choices=KL_DIRECTIONS, methods=PONDERNET_ONLY)
-    halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES, methods=PONDERNET_ONLY)
+    kl_direction: str = option(
+        "paper", "KL(p||p_G) as the paper, or the reverse", choices=KL_DIRECTIONS, methods=PONDERNET_ONLY
+    )
+    halting_rule: str = option(
+        "sample", "PonderNet's halting at evaluation", choices=HALTING_RULES, methods=PONDERNET_ONLY
+    )
     batch_size: int = default("batch_size", 128)
     max_updates: int | None = default("max_updates", 400)
     eval_every: int = default("eval_every", 100)

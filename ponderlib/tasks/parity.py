@@ -95,10 +95,14 @@ class ParityConfig(TrainConfig):
     max_ponder_steps: int = option(20, "cap on ponder steps per input")
     tau: float = option(0.01, "ACT's time penalty, >= 0", methods=ACT_ONLY)
     eps: float = option(0.01, "ACT's halting slack: halt once sum h_n >= 1 - eps, in [0, 1)", methods=ACT_ONLY)
-    halting_bias_init: float = option(1.0, "ACT's initial halting bias b_h (Graves: 1; sigmoid(3) = 0.95 halts at once)", methods=ACT_ONLY)
+    halting_bias_init: float = option(
+        1.0, "ACT's initial halting bias b_h (Graves: 1; sigmoid(3) = 0.95 halts at once)", methods=ACT_ONLY
+    )
     lambda_p: float = option(0.2, "PonderNet's geometric prior parameter, in (0, 1]", methods=PONDERNET_ONLY)
     beta: float = option(0.01, "PonderNet's KL weight, >= 0", methods=PONDERNET_ONLY)
-    kl_direction: str = option("paper", "KL(p||p_G) as the paper, or the reverse KL(p_G||p)", choices=KL_DIRECTIONS, methods=PONDERNET_ONLY)
+    kl_direction: str = option(
+        "paper", "KL(p||p_G) as the paper, or the reverse KL(p_G||p)", choices=KL_DIRECTIONS, methods=PONDERNET_ONLY
+    )
     prior_truncation: str = option(
         "normalised",
         "PonderNet's prior cut at max_ponder_steps (with unroll=mass, p and the prior cut at each sample's N): "
@@ -113,8 +117,12 @@ class ParityConfig(TrainConfig):
         choices=UNROLLS,
         methods=PONDERNET_ONLY,
     )
-    unroll_eps: float = option(0.05, "PonderNet's eps for unroll=mass (the paper's: 0.05), in (0, 1)", methods=PONDERNET_ONLY)
-    halting_rule: str = option("sample", "PonderNet's halting at evaluation", choices=HALTING_RULES, methods=PONDERNET_ONLY)
+    unroll_eps: float = option(
+        0.05, "PonderNet's eps for unroll=mass (the paper's: 0.05), in (0, 1)", methods=PONDERNET_ONLY
+    )
+    halting_rule: str = option(
+        "sample", "PonderNet's halting at evaluation", choices=HALTING_RULES, methods=PONDERNET_ONLY
+    )
     eval_max_ponder_steps: int | None = option(
         None,
         "the cap on ponder steps at evaluation, >= max_ponder_steps (None: max_ponder_steps; Banino sec. 2.3: "
