@@ -201,8 +201,9 @@ class TrainConfig:
     def _check_unused_fields(self) -> None:
         """Raise ``ValueError`` for a field of another method set away from its default: the run would
         not use it, and its record would not hold it."""
+        unused = self.unused_fields()
         for item in fields(self):
-            if item.name in self.unused_fields() and getattr(self, item.name) != item.default:
+            if item.name in unused and getattr(self, item.name) != item.default:
                 owners = " and ".join(METHOD_NAMES.get(name, name) for name in item.metadata["methods"])
                 raise ValueError(
                     f"{item.name} is {owners}'s setting, which method={self.method!r} does not use: "

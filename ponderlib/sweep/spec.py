@@ -189,7 +189,7 @@ def _plan(
         used = config_class.method_fields({**fixed, **grid_point})
         point = {name: value for name, value in grid_point.items() if name in used}
         for seed in seeds:
-            config = config_class(**config_class.method_fields({**fixed, **point}), seed=seed, progress=False)
+            config = config_class(**used, seed=seed, progress=False)
             try:
                 config.validate_once()
             except ValueError as exc:
