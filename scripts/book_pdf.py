@@ -52,7 +52,8 @@ def _print_page(context, url: str) -> bytes:
     """One page as a PDF, once its widgets are drawn and its math is typeset."""
     page = context.new_page()
     page.goto(url, wait_until="load")
-    page.wait_for_load_state("networkidle")
+    # What a print needs, each waited for by name. Not "networkidle": Playwright never reported it on some
+    # loaded pages (a CI run waited 180 s on chapter 1, all its requests finished in 5 s).
     states = [json.loads(text) for text in page.locator(WIDGET_STATE).all_text_contents()]
     controls = sum(m["model_name"] in CONTROL_MODELS for state in states for m in state["state"].values())
     if controls:
@@ -61,6 +62,7 @@ def _print_page(context, url: str) -> bytes:
     page.evaluate("() => document.querySelectorAll('details').forEach((d) => { if (d.querySelector('.anywidget-static')) d.open = true; })")
     page.wait_for_function("() => [...document.querySelectorAll('.anywidget-static')].every((e) => e.dataset.rendered)")
     page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+    page.evaluate("() => document.fonts.ready.then(() => 0)")  # the fonts MathJax and the widgets asked for
     page.evaluate("() => Promise.all([...document.images].map((i) => i.complete ? 0 : i.decode().catch(() => 0)))")
     page.emulate_media(media="print")  # the print rules also stop the 0.3 s fade-in of what was just opened
     pdf = page.pdf(format="A4", print_background=True, margin={"top": "16mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})
