@@ -34,6 +34,7 @@ from ponderlib.figures.act import (
     plot_ponder_by_difficulty_per_tau,
     plot_ponder_cost_sawtooth,
     plot_ponder_during_training,
+    plot_ponder_during_training_per_tau,
     plot_seed_curves,
     plot_sequence_ponder,
     plot_tau_evidence,
@@ -423,7 +424,8 @@ def _tau_summary(tau: float, seed: int, steps: list[float], accuracy: float, r: 
         "ponder_steps_by_difficulty": {str(d): s for d, s in enumerate(steps, start=1)},
         "accuracy_by_difficulty": {str(d): accuracy - 0.01 * (d - 1) for d in range(1, len(steps) + 1)},
         "ponder_difficulty_correlation": r,
-        "curve": {"update": [100, 200, 300], "accuracy": [0.5, accuracy - 0.01, accuracy]},
+        "curve": {"update": [100, 200, 300], "accuracy": [0.5, accuracy - 0.01, accuracy],
+                  "ponder_steps": [1.0 + seed, 1.5, sum(steps) / len(steps)]},
     }
 
 
@@ -450,6 +452,8 @@ def test_tau_evidence_groups_runs_by_tau_and_seed():
     assert r[0].tolist() == pytest.approx([0.8, -0.7]) and math.isnan(r[1, 1])
     assert evidence.growing(0.1) == [1, 1] and evidence.growing(0.0) == [1, 2]
     assert evidence.updates == [100, 200, 300] and evidence.curve.shape == (2, 2, 3)
+    assert near(evidence.ponder_curve[:, :, 0], [[1.0, 2.0], [1.0, 2.0]])  # 1 + seed
+    assert near(evidence.ponder_curve[:, :, 2], evidence.ponder_steps.tolist())
     assert near(evidence.late_gain(100), [[0.01, 0.01], [0.01, 0.01]])
     assert near(evidence.late_gain(200), [[0.49, 0.48], [0.4, 0.5]])
     with pytest.raises(ValueError, match="updates"):
@@ -474,6 +478,13 @@ def test_tau_evidence_curves_are_one_tau_seed_by_seed():
 def test_tau_evidence_refuses_a_grid_with_a_hole():
     with pytest.raises(ValueError, match="every seed at every tau"):
         TauEvidence.from_summaries(_tau_summaries()[:3])
+    short = _tau_summaries()
+    short[2]["curve"]["ponder_steps"] = [1.0, 2.0]
+    with pytest.raises(ValueError, match=r"summaries\[2\]'s curve's ponder_steps must match"):
+        TauEvidence.from_summaries(short)
+    del short[2]["curve"]["ponder_steps"]
+    with pytest.raises(ValueError, match=r"summaries\[2\]'s curve.*ponder_steps"):
+        TauEvidence.from_summaries(short)
     with pytest.raises(ValueError, match="at least one"):
         TauEvidence.from_summaries([])
 
@@ -486,6 +497,13 @@ def test_graves_figures_draw_every_tau_and_seed():
     curves, scatter = fig5.axes[:2]
     assert len(curves.get_lines()) == 2 * 2 + 2  # every run faint, each tau's mean bold
     assert sum(len(c.get_offsets()) for c in scatter.collections) == 4 + 2  # every run and each tau's mean
+    during = plot_ponder_during_training_per_tau(evidence)
+    error, steps = during.axes[:2]
+    assert len(error.get_lines()) == len(steps.get_lines()) == 2 * 2 + 2  # every run faint, each tau's mean bold
+    mean = steps.get_lines()[2]  # tau 0.001's mean: seeds 0 and 1
+    assert list(mean.get_xdata()) == [100, 200, 300] and mean.get_ydata()[0] == pytest.approx(1.5)
+    assert style.shown_width(during) <= style.SHOWN_WIDTH
+    plt.close(during)
     fig6 = plot_ponder_by_difficulty_per_tau(evidence)
     panels = [ax for ax in fig6.axes if ax.axison]
     assert panels[0].get_title().endswith("slope 0.00 steps/entry")  # seeds 0 and 1: +1 and -1

@@ -235,11 +235,13 @@ def _check_tau_summary(summary: Mapping, where: str, first: Mapping) -> None:
     curve = summary_value(summary, "curve", where)
     updates = summary_numbers(curve, "update", 0.0, where=f"{where}'s curve")
     accuracy = summary_numbers(curve, "accuracy", 0.0, 1.0, f"{where}'s curve")
+    ponder = summary_numbers(curve, "ponder_steps", 0.0, where=f"{where}'s curve")
     for key, mine, theirs in (
         ("ponder_steps_by_difficulty", set(by_difficulty), set(first["ponder_steps_by_difficulty"])),
         ("accuracy_by_difficulty", set(summary["accuracy_by_difficulty"]), set(by_difficulty)),
         ("curve's update", updates, first["curve"]["update"]),
         ("curve's accuracy", len(accuracy), len(updates)),
+        ("curve's ponder_steps", len(ponder), len(updates)),
     ):
         if mine != theirs:
             raise ValueError(
@@ -265,6 +267,7 @@ class TauEvidence:
             over the scored vectors, ``(T, S)``; NaN where every vector ran the same number of steps.
         updates: the training updates after which held-out accuracy was measured, length ``K``.
         curve: held-out accuracy after each of ``updates``, ``(T, S, K)``.
+        ponder_curve: mean ``N(t)`` on the held-out vectors after each of ``updates``, ``(T, S, K)``.
     """
 
     taus: list[float]
@@ -277,12 +280,13 @@ class TauEvidence:
     ponder_difficulty_correlation: torch.Tensor
     updates: list[int]
     curve: torch.Tensor
+    ponder_curve: torch.Tensor
 
     @classmethod
     def from_summaries(cls, summaries: Sequence[Mapping]) -> TauEvidence:
         """Group run summaries (with ``config``, ``final_accuracy``, ``mean_ponder_steps``,
         ``ponder_steps_by_difficulty``, ``accuracy_by_difficulty``, ``ponder_difficulty_correlation`` and
-        ``curve``) by ``tau`` and seed.
+        ``curve`` with its ``accuracy`` and ``ponder_steps``) by ``tau`` and seed.
 
         Raises:
             TypeError: ``summaries`` is not a list of mappings.
@@ -311,6 +315,9 @@ class TauEvidence:
                 [[[runs[tau, seed][key][str(d)] for d in difficulty] for seed in seeds] for tau in taus], dtype=torch.float64
             )
 
+        def during_training(key: str) -> torch.Tensor:
+            return torch.tensor([[runs[tau, seed]["curve"][key] for seed in seeds] for tau in taus], dtype=torch.float64)
+
         def correlation(summary: Mapping) -> float:
             r = summary["ponder_difficulty_correlation"]
             return math.nan if r is None else r
@@ -325,9 +332,8 @@ class TauEvidence:
             error_by_difficulty=1.0 - by_difficulty("accuracy_by_difficulty"),
             ponder_difficulty_correlation=table(correlation),
             updates=list(runs[taus[0], seeds[0]]["curve"]["update"]),
-            curve=torch.tensor(
-                [[runs[tau, seed]["curve"]["accuracy"] for seed in seeds] for tau in taus], dtype=torch.float64
-            ),
+            curve=during_training("accuracy"),
+            ponder_curve=during_training("ponder_steps"),
         )
 
     def curves(self, index: int) -> SeedCurves:

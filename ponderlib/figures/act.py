@@ -306,6 +306,19 @@ def _tau_colors(taus) -> list:
     return [colormap(0.9 * i / max(1, len(taus) - 1)) for i in range(len(taus))]
 
 
+def _curves_by_tau(ax, evidence, values, ylabel: str) -> None:
+    """``values`` ``(T, S, K)`` against ``evidence.updates``: every run faint, each ``tau``'s mean bold (and
+    in the legend), one colour per ``tau``."""
+    for tau, color, rows in zip(evidence.taus, _tau_colors(evidence.taus), values):
+        for row in rows:
+            ax.plot(evidence.updates, row.tolist(), color=color, lw=0.6, alpha=0.35)
+        ax.plot(evidence.updates, rows.mean(dim=0).tolist(), color=color, lw=2.2, label=rf"$\tau$ = {tau:g}")
+    ax.set_xlabel("training updates")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    style.integer_ticks(ax.xaxis)
+
+
 @style.book_figure
 def plot_error_against_ponder(evidence) -> Figure:
     """Graves' fig. 5 redrawn: held-out error during training, every run faint and each ``tau``'s mean
@@ -317,22 +330,33 @@ def plot_error_against_ponder(evidence) -> Figure:
     """
     ensure_type("evidence", evidence, TauEvidence)
     fig, (ax_curve, ax_scatter) = plt.subplots(2, 1, figsize=(style.MAX_WIDTH, 6.4), height_ratios=[1.0, 1.1])
-    for i, (tau, color) in enumerate(zip(evidence.taus, _tau_colors(evidence.taus))):
-        error = 100.0 * (1.0 - evidence.curve[i])  # (S, K)
-        for row in error:
-            ax_curve.plot(evidence.updates, row.tolist(), color=color, lw=0.6, alpha=0.35)
-        ax_curve.plot(evidence.updates, error.mean(dim=0).tolist(), color=color, lw=2.2, label=rf"$\tau$ = {tau:g}")
+    _curves_by_tau(ax_curve, evidence, 100.0 * (1.0 - evidence.curve), "held-out error (%)")
+    for i, color in enumerate(_tau_colors(evidence.taus)):
         steps, final = evidence.ponder_steps[i], 100.0 * evidence.error[i]
         ax_scatter.scatter(steps.tolist(), final.tolist(), color=color, s=14, alpha=0.7, zorder=3)
         ax_scatter.scatter([float(steps.mean())], [float(final.mean())], color=color, s=110, edgecolor="black", zorder=4)
-    ax_curve.set_xlabel("training updates")
-    ax_curve.set_ylabel("held-out error (%)")
-    ax_curve.set_ylim(bottom=0)
-    style.integer_ticks(ax_curve.xaxis)
     ax_scatter.set_xlabel("mean ponder time $N(t)$ after training")
     ax_scatter.set_ylabel("held-out error (%)")
     ax_scatter.set_ylim(bottom=0)
     return style.finish(fig, f"Error during training, and against ponder time ({len(evidence.seeds)} seeds per $\\tau$)", ncol=4)
+
+
+@style.book_figure
+def plot_ponder_during_training_per_tau(evidence) -> Figure:
+    """Held-out error (above) and mean ponder time on the held-out vectors (below) during training, every
+    run faint and each ``tau``'s mean bold, one colour per ``tau``: whether ponder time settles before or
+    after the error falls.
+
+    Args:
+        evidence: a :class:`ponderlib.experiments.act.TauEvidence`.
+    """
+    ensure_type("evidence", evidence, TauEvidence)
+    fig, (ax_error, ax_steps) = plt.subplots(2, 1, figsize=(style.MAX_WIDTH, 6.0), sharex=True)
+    _curves_by_tau(ax_error, evidence, 100.0 * (1.0 - evidence.curve), "held-out error (%)")
+    ax_error.set_xlabel("")
+    _curves_by_tau(ax_steps, evidence, evidence.ponder_curve, "mean ponder time $N(t)$")
+    title = f"Error and ponder time during training ({len(evidence.seeds)} seeds per $\\tau$)"
+    return style.finish(fig, title, ncol=4)
 
 
 @style.book_figure
