@@ -116,7 +116,7 @@ class TestShuffledChains:
             ChainsConfig(d_model=d_model, heads=heads).validate()
 
 
-def evaluation(ponder_steps, depth, padding_mask=None, expected_steps=None) -> ChainsEvaluation:
+def evaluation(ponder_steps, depth, padding_mask=None, expected_ponder_steps=None) -> ChainsEvaluation:
     ponder_steps, depth = torch.tensor(ponder_steps), torch.tensor(depth)
     padding_mask = torch.zeros_like(depth, dtype=torch.bool) if padding_mask is None else torch.tensor(padding_mask)
     real = ~padding_mask
@@ -124,7 +124,7 @@ def evaluation(ponder_steps, depth, padding_mask=None, expected_steps=None) -> C
         accuracy=1.0, correct=real, ponder_steps=ponder_steps, depth=depth,
         depth_correlation=pearson_correlation(ponder_steps[real].float(), depth[real].float()),
         attention=torch.zeros(*depth.shape, depth.shape[1]), padding_mask=padding_mask,
-        expected_steps=None if expected_steps is None else torch.tensor(expected_steps),
+        expected_ponder_steps=None if expected_ponder_steps is None else torch.tensor(expected_ponder_steps),
     )
 
 
@@ -136,7 +136,7 @@ class TestEvaluationStatistics:
 
     def test_correlations_by_hand(self):
         # two programs, positions 0 and 1; steps = depth + 1 except one position
-        e = evaluation([[1, 3], [2, 2]], [[0, 1], [1, 1]], expected_steps=[[1.0, 2.5], [2.0, 2.0]])
+        e = evaluation([[1, 3], [2, 2]], [[0, 1], [1, 1]], expected_ponder_steps=[[1.0, 2.5], [2.0, 2.0]])
         c = e.correlations()
         steps, depth, position = torch.tensor([1.0, 3, 2, 2]), torch.tensor([0.0, 1, 1, 1]), torch.tensor([0, 1, 0, 1])
         assert c["depth"] == pytest.approx(pearson_correlation(steps, depth))
@@ -147,22 +147,22 @@ class TestEvaluationStatistics:
         assert c["depth_given_position"] == pytest.approx(0.5 / 0.5**0.5)
         assert c["expected_depth"] == pytest.approx(pearson_correlation(torch.tensor([1.0, 2.5, 2, 2]), depth))
 
-    def test_no_expected_steps(self):
+    def test_no_expected_ponder_steps(self):
         assert torch.isnan(torch.tensor(evaluation([[1, 2]], [[0, 1]]).correlations()["expected_depth"]))
 
     @pytest.mark.parametrize("method", ["act", "pondernet", "fixed"])
-    def test_expected_steps_of_a_model(self, method):
+    def test_expected_ponder_steps_of_a_model(self, method):
         config = ChainsConfig(method=method, max_updates=2, eval_every=1, test_size=8, eval_size=8, batch_size=8, progress=False)
         run = train_chains(config)
         batch = config.batch(16, torch.Generator().manual_seed(0))
         e = evaluate_chains(run.model, batch, "sample", torch.Generator().manual_seed(0))
         real = ~batch.padding_mask
-        assert torch.all(e.expected_steps[batch.padding_mask] == 0)
-        assert torch.all((e.expected_steps[real] >= 1) & (e.expected_steps[real] <= config.max_ponder_steps + 1e-6))
+        assert torch.all(e.expected_ponder_steps[batch.padding_mask] == 0)
+        assert torch.all((e.expected_ponder_steps[real] >= 1) & (e.expected_ponder_steps[real] <= config.max_ponder_steps + 1e-6))
         if method == "fixed":
-            assert torch.all(e.expected_steps[real] == config.depth)
+            assert torch.all(e.expected_ponder_steps[real] == config.depth)
         if method == "pondernet":  # the learnt distribution, not the one-hot of the sampled step
-            assert not torch.equal(e.expected_steps[real], e.ponder_steps[real].to(e.expected_steps.dtype))
+            assert not torch.equal(e.expected_ponder_steps[real], e.ponder_steps[real].to(e.expected_ponder_steps.dtype))
 
 
 @settings(max_examples=25, deadline=None)

@@ -197,7 +197,8 @@ def test_short_training_run_and_config_checks():
                         hidden=16, attention_dim=8, batch_size=16, progress=False)
     summary = result.summary()
     assert summary["task"] == "convex_hull" and summary["updates"] == 3
-    assert list(summary["accuracy"]) == [str(n) for n in range(5, 12)]
+    assert list(summary["exact_match_by_points"]) == [str(n) for n in range(5, 12)]
+    assert "accuracy" not in summary and "accuracy" in summary["curve"]  # the curve's keeps its name
     with pytest.raises(ValueError, match=r"test_max_points must be an integer in \[10, 10000\], got 9"):
         HullConfig(test_max_points=9).validate()
 

@@ -25,14 +25,17 @@ def test_each_has_its_own_colour_and_label():
     assert style.PRIOR_COLOR not in colours
 
 
-def test_an_unknown_method_is_an_error_not_a_fallback_colour():
-    with pytest.raises(ValueError, match="method must be one of"):
-        style.color("seq2seq+attention")
+def test_an_unknown_style_key_is_an_error_not_a_fallback_colour():
+    """The error names the parameter, ``key``: a key of STYLES is a method, a decoder or a variant."""
+    for draw in (style.color, style.label, lambda key: style.seed_colors(key, 2)):
+        with pytest.raises(ValueError, match=r"^key must be one of 'act', 'act-deep-start', .*; got 'seq2seq\+attention'$"):
+            draw("seq2seq+attention")
+    assert style.color(key="pointer") == style.STYLES["pointer"].color and style.label(key="act-deep-start") == "ACT, deep start"
 
 
 def test_show_source_reads_the_library_when_it_runs():
     text = source_markdown(style.color)
-    assert text.startswith("```python\ndef color(method: str) -> str:") and text.endswith("```")
+    assert text.startswith("```python\ndef color(key: str) -> str:") and text.endswith("```")
     assert show_source(style.label).data == source_markdown(style.label)
     with pytest.raises(ValueError, match="obj must be a function, class or method"):
         source_markdown(3)

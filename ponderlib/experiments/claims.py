@@ -258,10 +258,10 @@ CH3_HULL = LiveClaims(
     preset="pointer-hull-live",
     point={"hidden": 64},
     claims={
-        "exact hulls on 5 points: accuracy at least 0.6": lambda run: run["accuracy"]["5"] >= 0.6,
-        "exact hulls on 10 points (the most trained): accuracy at least 0.4": lambda run: run["accuracy"]["10"] >= 0.4,
+        "exact hulls on 5 points: accuracy at least 0.6": lambda run: run["exact_match_by_points"]["5"] >= 0.6,
+        "exact hulls on 10 points (the most trained): accuracy at least 0.4": lambda run: run["exact_match_by_points"]["10"] >= 0.4,
         "accuracy falls from 5 to 10 to 20 points": (
-            lambda run: run["accuracy"]["5"] > run["accuracy"]["10"] > run["accuracy"]["20"]
+            lambda run: run["exact_match_by_points"]["5"] > run["exact_match_by_points"]["10"] > run["exact_match_by_points"]["20"]
         ),
         "area coverage on 10 points at least 0.95": lambda run: run["area_coverage"]["10"] >= 0.95,
         "area coverage on 20 points (twice the most trained) at least 0.90": lambda run: run["area_coverage"]["20"] >= 0.90,

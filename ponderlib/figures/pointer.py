@@ -43,11 +43,11 @@ def _seed_label(seed: int, k: int, count: int) -> str | None:
     return f"{count} seeds, one shade each" if k == 0 else None
 
 
-def _seeds_and_mean(ax, x: Sequence[float], curves: np.ndarray, seeds: Sequence[int], method: str) -> None:
-    """One thin line per seed in the shades of ``method``'s hue, then (over two seeds or more) their
-    mean as a thick line in its colour."""
+def _seeds_and_mean(ax, x: Sequence[float], curves: np.ndarray, seeds: Sequence[int], key: str) -> None:
+    """One thin line per seed in the shades of the style key ``key``'s hue (a key of :data:`~ponderlib.figures.style.STYLES`),
+    then (over two seeds or more) their mean as a thick line in its colour."""
     count = len(curves)
-    style.seed_lines(ax, x, curves, method, {"lw": 1.2 if count > 1 else 2.2}, {"lw": 2.6, "ms": 4}, mean_fmt="o-",
+    style.seed_lines(ax, x, curves, key, {"lw": 1.2 if count > 1 else 2.2}, {"lw": 2.6, "ms": 4}, mean_fmt="o-",
                      seed_labels=[_seed_label(seed, k, count) for k, seed in enumerate(seeds)],
                      mean_label=style.mean_of_seeds(count), single="seed")
 

@@ -1,10 +1,12 @@
-"""The book's one colour and one label for every method and decoder, the same in every chapter and figure.
+"""The book's one colour and one label for everything a figure draws in a colour of its own, the same in
+every chapter and figure.
 
-A figure takes the method it draws explicitly (``"act"``, ``"act-deep-start"`` (ACT whose halting unit
-starts at a bias of -3, chapter 4), ``"pondernet"``, ``"fixed"``, or a decoder of
-:data:`ponderlib.mechanisms.pointer.DECODERS`) and asks :func:`color` and :func:`label`; nothing parses a
-colour out of a display label. Runs over seeds are drawn the same way everywhere: a shade of the method's
-hue per seed and their mean in its colour (:func:`seed_lines`, :func:`mean_of_seeds`).
+Each is named by a *style key*, a key of :data:`STYLES`: a method (``"act"``, ``"pondernet"``,
+``"fixed"``), a variant of one (``"act-deep-start"``: ACT whose halting unit starts at a bias of -3,
+chapter 4), or a decoder of :data:`ponderlib.mechanisms.pointer.DECODERS`. A figure takes the key of what
+it draws explicitly and asks :func:`color` and :func:`label`; nothing parses a colour out of a display
+label. Runs over seeds are drawn the same way everywhere: a shade of the key's hue per seed and their mean
+in its colour (:func:`seed_lines`, :func:`mean_of_seeds`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Style:
-    """How a method is drawn: its colour and its label in legends and tables."""
+    """How a style key is drawn: its colour and its label in legends and tables."""
 
     color: str
     label: str
@@ -31,27 +33,27 @@ STYLES: dict[str, Style] = {
     "bahdanau": Style("#9467bd", "seq2seq+attention (Bahdanau)"),
     "luong": Style("#e377c2", "seq2seq+attention (Luong-style)"),
 }
-"""Every method (ACT, PonderNet, the Universal Transformer's fixed depth) and every decoder (the pointer
-network and the three seq2seq baselines), each with a colour of its own."""
+"""Every style key: each method (ACT, PonderNet, the Universal Transformer's fixed depth), ACT's
+deep start, and each decoder (the pointer network and the three seq2seq baselines), with a colour of its own."""
 
 PRIOR_COLOR = "#555555"
 """The geometric prior ``p_G``, drawn beside PonderNet's learned distribution."""
 
 
-def _style(method: str) -> Style:
-    if method not in STYLES:
-        raise ValueError(f"method must be one of {', '.join(map(repr, STYLES))}; got {method!r}")
-    return STYLES[method]
+def _style(key: str) -> Style:
+    if key not in STYLES:
+        raise ValueError(f"key must be one of {', '.join(map(repr, STYLES))}; got {key!r}")
+    return STYLES[key]
 
 
-def color(method: str) -> str:
-    """The book's colour for ``method`` (a key of :data:`STYLES`)."""
-    return _style(method).color
+def color(key: str) -> str:
+    """The book's colour for the style key ``key`` (a key of :data:`STYLES`)."""
+    return _style(key).color
 
 
-def label(method: str) -> str:
-    """The book's name for ``method`` in legends and tables (a key of :data:`STYLES`)."""
-    return _style(method).label
+def label(key: str) -> str:
+    """The book's name for the style key ``key`` in legends and tables (a key of :data:`STYLES`)."""
+    return _style(key).label
 
 
 # The figures' type and size. A figure is drawn at DPI and shown at most as wide as the book's column
@@ -141,8 +143,8 @@ def book_figure(draw):
     return drawn
 
 
-def seed_colors(method: str, n: int) -> list[str]:
-    """``n`` shades of ``method``'s hue, dark to light, one per seed: a run stays the method's colour and
+def seed_colors(key: str, n: int) -> list[str]:
+    """``n`` shades of the style key ``key``'s hue, dark to light, one per seed: a run stays its colour and
     the seeds stay apart.
 
     >>> seed_colors("act", 2)
@@ -154,7 +156,7 @@ def seed_colors(method: str, n: int) -> list[str]:
 
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ValueError(f"n must be an integer of at least 1, got {n!r}")
-    hue, _, saturation = colorsys.rgb_to_hls(*matplotlib.colors.to_rgb(color(method)))
+    hue, _, saturation = colorsys.rgb_to_hls(*matplotlib.colors.to_rgb(color(key)))
     lightness = [0.25 + 0.45 * i / max(n - 1, 1) for i in range(n)] if n > 1 else [0.4]
     return [matplotlib.colors.to_hex(colorsys.hls_to_rgb(hue, level, saturation)) for level in lightness]
 
@@ -169,12 +171,12 @@ def mean_of_seeds(seeds: int) -> str:
 
 
 def seed_lines(
-    ax, x, rows, method: str, seed_style: dict, mean_style: dict, *, seed_fmt: str = "", mean_fmt: str = "",
+    ax, x, rows, key: str, seed_style: dict, mean_style: dict, *, seed_fmt: str = "", mean_fmt: str = "",
     seed_labels=None, mean_label: str | None = None, single: str = "mean",
 ) -> None:
     """Every seed's line and their mean on ``ax``: each row of ``rows`` (``(S, X)``, a tensor or an array, a
-    row per seed) against ``x`` in its own shade of ``method``'s hue (:func:`seed_colors`), then the mean
-    over the seeds in ``method``'s colour.
+    row per seed) against ``x`` in its own shade of the style key ``key``'s hue (:func:`seed_colors`), then the
+    mean over the seeds in ``key``'s colour.
 
     ``seed_style`` and ``mean_style`` are the two kinds of line's matplotlib keywords (a colour in
     ``seed_style`` replaces the shades), ``seed_fmt`` and ``mean_fmt`` their format strings (``"o-"``);
@@ -184,11 +186,11 @@ def seed_lines(
     count = len(rows)
     if count > 1 or single in ("seed", "both"):
         labels = [None] * count if seed_labels is None else seed_labels
-        for row, label, shade in zip(rows, labels, seed_colors(method, count)):
+        for row, label, shade in zip(rows, labels, seed_colors(key, count)):
             keywords = {"color": shade, **seed_style, **({} if label is None else {"label": label})}
             ax.plot(x, [float(v) for v in row], *([seed_fmt] if seed_fmt else []), **keywords)
     if count > 1 or single in ("mean", "both"):
-        keywords = {"color": color(method), **mean_style, **({} if mean_label is None else {"label": mean_label})}
+        keywords = {"color": color(key), **mean_style, **({} if mean_label is None else {"label": mean_label})}
         ax.plot(x, [float(v) for v in rows.mean(0)], *([mean_fmt] if mean_fmt else []), **keywords)
 
 

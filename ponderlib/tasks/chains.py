@@ -138,7 +138,7 @@ class ChainsEvaluation:
             either is constant).
         attention: attention weights at each position's last ponder step ``(B, T, T)``.
         padding_mask: ``(B, T)``.
-        expected_steps: ``sum_n n p^n_i``, the ponder steps each position's halting distribution
+        expected_ponder_steps: ``sum_n n p^n_i``, the ponder steps each position's halting distribution
             expects, ``(B, T)`` float (0 at padding): for PonderNet the mean of the steps its sampled
             halting runs; for ACT ``sum_n n p^n_i``, close to ``N_i``; for the fixed depth its depth.
     """
@@ -150,7 +150,7 @@ class ChainsEvaluation:
     depth_correlation: float
     attention: torch.Tensor
     padding_mask: torch.Tensor
-    expected_steps: torch.Tensor | None = None
+    expected_ponder_steps: torch.Tensor | None = None
 
     @property
     def positions(self) -> torch.Tensor:
@@ -166,14 +166,14 @@ class ChainsEvaluation:
         - ``"position"``: ponder steps with the position's index;
         - ``"depth_position"``: required depth with the position's index, a property of the data
           (positive for topological order, about 0 when shuffled);
-        - ``"expected_depth"``: :attr:`expected_steps` with required depth (NaN without them).
+        - ``"expected_depth"``: :attr:`expected_ponder_steps` with required depth (NaN without them).
 
         NaN where a quantity is constant."""
         real = ~self.padding_mask
         steps, depth, position = self.ponder_steps[real].float(), self.depth[real].float(), self.positions[real]
         expected = float("nan")
-        if self.expected_steps is not None:
-            expected = pearson_correlation(self.expected_steps[real], depth)
+        if self.expected_ponder_steps is not None:
+            expected = pearson_correlation(self.expected_ponder_steps[real], depth)
         return {
             "depth": self.depth_correlation,
             "depth_given_position": within_group_correlation(steps, depth, position),
@@ -246,7 +246,7 @@ def evaluate_chains(
         depth_correlation=pearson_correlation(out.ponder_steps[real].float(), batch.depth[real].float()),
         attention=out.attention,
         padding_mask=batch.padding_mask,
-        expected_steps=torch.where(real, (probs * steps).sum(dim=2), 0.0),
+        expected_ponder_steps=torch.where(real, (probs * steps).sum(dim=2), 0.0),
     )
 
 

@@ -198,6 +198,14 @@ class HullConfig(DecayingLRConfig):
         )
 
 
+SUMMARY_KEYS = {"exact_match_by_points": "accuracy", "polygon_accuracy": "polygon_accuracy",
+                "area_coverage": "area_coverage", "invalid": "invalid"}
+"""A hull run summary's metrics, each ``{"5": value, ...}`` by point count, and the field of
+:class:`HullMetrics` each holds: the exact-sequence accuracy is ``exact_match_by_points``, as sorting's is
+``exact_match_by_length``; ``accuracy`` alone names the held-out ``curve``'s (``evidence/MIGRATIONS.md``,
+2026-12-07)."""
+
+
 @dataclass
 class HullResult(TrainResult):
     """A trained hull pointer network, its history, and its metrics by point count."""
@@ -210,8 +218,8 @@ class HullResult(TrainResult):
 
     def metrics(self) -> dict:
         by_points = self.by_points or {}
-        return {name: {str(n): round_or_none(getattr(m, name)) for n, m in by_points.items()}
-                for name in ("accuracy", "polygon_accuracy", "area_coverage", "invalid")}
+        return {key: {str(n): round_or_none(getattr(m, name)) for n, m in by_points.items()}
+                for key, name in SUMMARY_KEYS.items()}
 
 
 def build_hull_model(config: HullConfig) -> PointerNetwork:
