@@ -118,7 +118,8 @@ def sweep(
     # Then the file: refused if another sweep holds it or it is not a results file, and not written to
     # before a run finishes (a line cut short is dropped only then).
     appender = ResultsAppender(path).open()  # locked until the sweep ends: one sweep per results file
-    try:
+    bar = None
+    try:  # closed on every way out, Ctrl-C between any two lines included (a file it created and never wrote goes)
         check_same_sweep(path, appender.records, task, runs, grid)
         done: dict[str, dict] = {}
         for record in appender.records:
@@ -126,37 +127,34 @@ def sweep(
         pending = [run for run in runs if run.key not in done]
         if executor == "ray" and pending:
             check_ray_connection(address, workers, num_gpus)
-    except BaseException:
-        appender.close()
-        raise
-    train = get_task(task).train
-    new: dict[str, dict] = {}
-    failed: list[tuple[dict, int, str]] = []
-    bar = tqdm(total=len(runs), initial=len(runs) - len(pending), desc=f"sweep {task}", unit="run", disable=not progress)
-    source = source_revision()
+        train = get_task(task).train
+        new: dict[str, dict] = {}
+        failed: list[tuple[dict, int, str]] = []
+        bar = tqdm(total=len(runs), initial=len(runs) - len(pending), desc=f"sweep {task}", unit="run", disable=not progress)
+        source = source_revision()
 
-    def finish(run: Run, summary: dict) -> None:
-        if summary.get("interrupted"):
-            raise KeyboardInterrupt  # stopped by Ctrl-C: not a finished run, so not recorded
-        record = {
-            "task": task, "point": run.point, "seed": run.seed, "config": run.config.to_dict(), "summary": summary,
-            "source": source,
-        }
-        appender.append(record)
-        new[run.key] = record
-        bar.update()
+        def finish(run: Run, summary: dict) -> None:
+            if summary.get("interrupted"):
+                raise KeyboardInterrupt  # stopped by Ctrl-C: not a finished run, so not recorded
+            record = {
+                "task": task, "point": run.point, "seed": run.seed, "config": run.config.to_dict(), "summary": summary,
+                "source": source,
+            }
+            appender.append(record)
+            new[run.key] = record
+            bar.update()
 
-    def fail(run: Run, exc: BaseException) -> None:
-        failed.append((run.point, run.seed, _one_line(exc)))
-        bar.set_postfix(failed=len(failed), refresh=False)
-        bar.update()
+        def fail(run: Run, exc: BaseException) -> None:
+            failed.append((run.point, run.seed, _one_line(exc)))
+            bar.set_postfix(failed=len(failed), refresh=False)
+            bar.update()
 
-    try:
         if pending:
             execute(executor, train, pending, finish, fail, workers=workers, address=address, num_gpus=num_gpus)
     finally:
         appender.close()
-        bar.close()
+        if bar is not None:
+            bar.close()
     report = SweepReport(
         results_path=path,
         runs=len(runs),
